@@ -1,0 +1,245 @@
+"""Shanten and win checks for any rule set: the facade over :mod:`mjsim.kernels.shanten`.
+
+It validates input once, compiles a rule set's winning families into the arrays the
+kernels read, and wraps results.
+
+>>> shanten("123m456p789s1122z")
+0
+>>> shanten("1111m456p789s111z")          # a wait on a fifth copy is no wait
+1
+>>> shanten("123456789m123p9s", rules="changsha")   # the 258 pair of a small win
+1
+>>> is_win("234m678p111p789s5s +5s", rules="changsha")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .kernels import shanten as K
+from .notation import NotationError, parse_hand
+from .rules import RuleSet, load_rules
+from .tables.suits import INF, load_tables
+from .tiles import N_KINDS, Hand, is_258
+
+#: the wildcard kinds held by a hand may be given by name, kind index or notation
+WildSpec = Any
+
+
+class HandError(ValueError):
+    """A hand that does not fit the question (wrong size, a form the rule set lacks …)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A rule set's winning families as kernel arrays (``families`` rows: form, pair, quads)."""
+
+    rules: RuleSet
+    families: np.ndarray
+    melds: int
+    kind_mask: np.ndarray
+    honour_mask: np.ndarray
+    void: int
+    unsupported: tuple[str, ...]
+
+
+def _family_rows(rules: RuleSet, form: str | None) -> tuple[list[tuple[int, int, int]], list[str]]:
+    rows, unsupported = [], []
+    chosen = [f for f in rules.families if form is None or f.form == form]
+    if form is not None and not chosen:
+        names = ", ".join(sorted({f.form for f in rules.families}))
+        raise HandError(f"rule set {rules.id!r} has no winning form {form!r}; its forms: {names}")
+    for fam in chosen:
+        if fam.constraint is not None:
+            unsupported.append(f"{fam.form} ({fam.constraint})")
+            continue
+        pair = K.PAIR_258 if fam.pair == "258" else K.PAIR_ANY
+        rows.append((K.FORMS[fam.form], pair, int(fam.quads)))
+    return rows, unsupported
+
+
+@lru_cache(maxsize=64)
+def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
+    """Kernel arrays for ``rules`` (all families, or the one named ``form``)."""
+    rows, unsupported = _family_rows(rules, form)
+    kinds = np.zeros(N_KINDS, dtype=np.bool_)
+    kinds[list(rules.kinds)] = True
+    kinds[list(rules.bonus_kinds)] = False
+    return Compiled(
+        rules=rules,
+        families=np.array(rows, dtype=np.int64).reshape(-1, 3),
+        melds=rules.melds,
+        kind_mask=kinds,
+        honour_mask=kinds[27:].copy(),
+        void=-1 if any(f.void_suit for f in rules.families) else -2,
+        unsupported=tuple(unsupported),
+    )
+
+
+def _rules(rules: str | RuleSet) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else load_rules(rules)
+
+
+def wild_mask(wild: WildSpec) -> np.ndarray:
+    """A bool[34] mask of wildcard kinds from ``None``, kinds, notation or a mask.
+
+    >>> np.flatnonzero(wild_mask("7z")).tolist(), np.flatnonzero(wild_mask([0, 9])).tolist()
+    ([33], [0, 9])
+    """
+    mask = np.zeros(N_KINDS, dtype=np.bool_)
+    if wild is None:
+        return mask
+    if isinstance(wild, str):
+        counts = parse_hand(wild).counts
+        mask[counts > 0] = True
+        return mask
+    arr = np.asarray(wild)
+    if arr.dtype == np.bool_ and arr.shape == (N_KINDS,):
+        return arr.copy()
+    kinds = arr.astype(np.int64).ravel()
+    if ((kinds < 0) | (kinds >= N_KINDS)).any():
+        raise HandError(f"wildcard kinds must be tile indices 0–33, got {kinds.tolist()}")
+    mask[kinds] = True
+    return mask
+
+
+def meld_flags(hand: Hand) -> int:
+    """What a hand's declared melds rule out, as the kernels' ``meld_flags`` bits."""
+    flags = 0
+    for meld in hand.melds:
+        if meld.type == "chow":
+            flags |= K.HAS_CHOW
+        if any(not is_258(k) for k in meld.kinds):
+            flags |= K.HAS_NON258
+        flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[min(meld.first // 9, 3)]
+        if meld.type == "kong" and meld.concealed:
+            flags |= K.HAS_CONCEALED_KONG
+    return flags
+
+
+def _as_hand(hand: Hand | str, rules: RuleSet) -> Hand:
+    if isinstance(hand, Hand):
+        return hand
+    return parse_hand(hand, rules)
+
+
+def _check_size(hand: Hand, rules: RuleSet, sizes: tuple[int, ...]) -> None:
+    size = hand.effective_size
+    if size not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise HandError(
+            f"a {rules.id} hand here has {want} tiles (kongs count as 3); this one has {size}"
+        )
+
+
+def _cost(hand: Hand, rules: RuleSet, form: str | None, wild: WildSpec, void: int | None) -> int:
+    comp = compile_rules(rules, form)
+    if not len(comp.families):
+        raise HandError(
+            f"shanten for {', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet"
+        )
+    tables = load_tables()
+    return int(
+        K.hand_cost(
+            hand.counts, len(hand.melds), meld_flags(hand), _void(comp, void),
+            comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
+            tables.std, tables.pung, tables.honour, K.make_scratch(),
+        )
+    )
+
+
+def _void(comp: Compiled, void: int | str | None) -> int:
+    if void is None:
+        return comp.void
+    if comp.void == -2:
+        raise HandError(f"rule set {comp.rules.id!r} has no void suit (定缺); drop void=")
+    if isinstance(void, str) and void in "mps" and len(void) == 1:
+        return "mps".index(void)
+    if void in (0, 1, 2):
+        return int(void)
+    raise HandError(f"void must be 'm', 'p', 's' or 0–2, got {void!r}")
+
+
+def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None = None,
+            wild: WildSpec = None, void: int | str | None = None) -> int | None:
+    """Exact shanten of a 13/14-tile hand (16/17 in ``caishen16``): −1 complete, 0 ready.
+
+    ``form`` restricts to one winning family; ``wild`` names held wildcard kinds;
+    ``void`` fixes the 定缺 suit (default: the best one). ``None`` when no family of
+    the rule set can be reached (for example 全求人 alone without four melds).
+
+    >>> shanten("11m33m55m22p44p66p88s", rules="changsha", form="seven_pairs")
+    0
+    """
+    rules = _rules(rules)
+    hand = _as_hand(hand, rules)
+    _check_size(hand, rules, (rules.hand_size, rules.hand_size + 1))
+    cost = _cost(hand, rules, form, wild, void)
+    return None if cost >= INF else cost - 1
+
+
+def is_win(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None = None,
+           wild: WildSpec = None, void: int | str | None = None) -> bool:
+    """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape."""
+    rules = _rules(rules)
+    hand = _as_hand(hand, rules)
+    _check_size(hand, rules, (rules.hand_size + 1,))
+    return _cost(hand, rules, form, wild, void) == 0
+
+
+def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
+                  form: str | None = None, wild: WildSpec = None, meld_flags: Any = 0,
+                  void: Any = None) -> np.ndarray:
+    """Shanten of each row of ``hands`` (``uint8[N, 34]``) as ``int8[N]``.
+
+    ``n_melds`` (scalar or per row) exposed melds are assumed compatible with every
+    family unless ``meld_flags`` (kernel bits, see :func:`meld_flags`) say otherwise.
+    Unreachable rows get ``mjsim.kernels.shanten.IMPOSSIBLE`` (99).
+
+    >>> shanten_batch(parse_hand("19m19p19s1234567z").counts[None, :]).tolist()
+    [8]
+    """
+    rules = _rules(rules)
+    hands = _check_batch(hands, rules, n_melds)
+    n = hands.shape[0]
+    comp = compile_rules(rules, form)
+    if not len(comp.families):
+        raise HandError(
+            f"shanten for {', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet"
+        )
+    tables = load_tables()
+    voids = np.full(n, comp.void, dtype=np.int64) if void is None else np.broadcast_to(
+        np.asarray([_void(comp, v) for v in np.atleast_1d(void)], dtype=np.int64), (n,)).copy()
+    return K.shanten_many(
+        hands,
+        np.broadcast_to(np.asarray(n_melds, dtype=np.int64), (n,)).copy(),
+        np.broadcast_to(np.asarray(meld_flags, dtype=np.int64), (n,)).copy(),
+        voids, comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
+        tables.std, tables.pung, tables.honour,
+    )
+
+
+def _check_batch(hands: Any, rules: RuleSet, n_melds: Any) -> np.ndarray:
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] != N_KINDS:
+        raise HandError(f"hands must be an array of shape (N, 34), got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 4):
+        raise HandError("hand counts must be 0–4 per tile kind")
+    sizes = arr.sum(axis=1, dtype=np.int64) + 3 * np.asarray(n_melds, dtype=np.int64)
+    ok = (sizes == rules.hand_size) | (sizes == rules.hand_size + 1)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        raise HandError(
+            f"row {row} has {int(sizes[row])} tiles with its melds; {rules.id} hands have "
+            f"{rules.hand_size} or {rules.hand_size + 1}"
+        )
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+__all__ = ["HandError", "NotationError", "compile_rules", "is_win", "meld_flags", "shanten",
+           "shanten_batch", "wild_mask"]

@@ -1,0 +1,320 @@
+"""Exact shanten kernels for every winning family, on ``uint8[34]`` counts.
+
+Method: a hand's *cost* for a family is the fewest tiles missing from the nearest winning
+hand of that family (all counts ≤ 4); shanten = cost − 1 for hands of 13/14 (16/17) tiles,
+so −1 is a win and 0 is ready. Regular families combine the per-suit distance rows of
+:mod:`mjsim.tables.suits` by min-plus over the four groups (m, p, s, honours), as in the
+table-driven riichi calculators (tomohxx; Mortal ``algo/shanten``); irregular families
+(seven / eight pairs, all-258, all-honours) are greedy counts proven optimal in
+``tests/test_shanten.py`` against brute force. Held wildcards are free tiles: they are
+removed from the counts and subtracted from the cost. Deviation from block counting:
+nothing here is a formula; a fifth copy can never be waited on.
+
+Per-hand inputs beside the counts: ``n_melds`` exposed melds (the concealed part then
+needs ``melds - n_melds`` melds and a pair), ``meld_flags`` (bits below: what the exposed
+melds rule out; 0 means compatible with every family) and ``void`` (定缺 suit, −1 for
+free choice, −2 for none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..tables.suits import INF, N_COLS, N_PAIR
+
+# family forms (column 0 of a family row)
+STANDARD, SEVEN_PAIRS, ONE_SUIT, ALL_PUNGS, ALL_258, ALL_HONOURS, EIGHT_PAIRS, MIXED_ONE_SUIT, \
+    QUANQIUREN = range(9)
+FORMS = {
+    "standard": STANDARD,
+    "seven_pairs": SEVEN_PAIRS,
+    "one_suit": ONE_SUIT,
+    "all_pungs": ALL_PUNGS,
+    "all_258": ALL_258,
+    "all_honours": ALL_HONOURS,
+    "eight_pairs": EIGHT_PAIRS,
+    "mixed_one_suit": MIXED_ONE_SUIT,
+    "quanqiuren": QUANQIUREN,
+}
+PAIR_ANY, PAIR_258 = 1, 2
+
+# meld_flags bits: what the exposed melds contain
+HAS_CHOW = 1
+HAS_NON258 = 2
+SUIT_M, SUIT_P, SUIT_S, SUIT_Z = 4, 8, 16, 32
+HAS_CONCEALED_KONG = 64
+
+#: returned when no hand of the family can be reached (e.g. 全求人 without four melds)
+IMPOSSIBLE = 99
+
+_SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
+
+
+@njit(cache=True)
+def _honour_row(counts, honour_mask, out):
+    """Costs of the honour group (pungs and pairs only) when only some honours exist."""
+    # dp[m, p] over honour kinds: each kind takes nothing, a pair or a pung (not both: 5 > 4)
+    dp = np.full((6, 2), INF, dtype=np.int64)
+    dp[0, 0] = 0
+    for k in range(7):
+        if not honour_mask[k]:
+            continue
+        c = np.int64(counts[27 + k])
+        pair_cost = max(0, 2 - c)
+        pung_cost = max(0, 3 - c)
+        for m in range(5, -1, -1):
+            for p in range(1, -1, -1):
+                best = dp[m, p]
+                if p == 1:
+                    best = min(best, dp[m, 0] + pair_cost)
+                if m >= 1:
+                    best = min(best, dp[m - 1, p] + pung_cost)
+                dp[m, p] = best
+    for m in range(6):
+        out[m * N_PAIR] = min(dp[m, 0], INF)
+        out[m * N_PAIR + 1] = min(dp[m, 1], INF)
+        out[m * N_PAIR + 2] = INF
+
+
+@njit(cache=True, inline="always")
+def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows):
+    """Copy the four groups' table rows into ``rows``; return the wildcards held."""
+    wild = 0
+    for g in range(3):
+        idx = 0
+        for k in range(9 * g + 8, 9 * g - 1, -1):
+            c = np.int64(counts[k])
+            if wild_mask[k]:
+                wild += c
+                c = 0
+            idx = idx * 5 + c
+        for col in range(N_COLS):
+            rows[g, col] = tab[idx, col]
+    idx = 0
+    for k in range(33, 26, -1):
+        c = np.int64(counts[k])
+        if wild_mask[k]:
+            wild += c
+            c = 0
+        idx = idx * 5 + c
+    if full_honours:
+        for col in range(N_COLS):
+            rows[3, col] = hon_tab[idx, col]
+    else:
+        _honour_row(counts, honour_mask, rows[3])
+        for k in range(27, 34):
+            if wild_mask[k] and honour_mask[k - 27]:
+                _honour_row_without_wild(counts, honour_mask, wild_mask, rows[3])
+                break
+    return wild
+
+
+@njit(cache=True)
+def _honour_row_without_wild(counts, honour_mask, wild_mask, out):
+    natural = np.empty(34, dtype=np.int64)
+    for k in range(34):
+        natural[k] = 0 if wild_mask[k] else counts[k]
+    _honour_row(natural, honour_mask, out)
+
+
+@njit(cache=True, inline="always")
+def _merge(rows, need, pair, allowed, nonempty, left, right):
+    """Min-plus over the four group rows: ``need`` melds and one pair of type ``pair``.
+
+    ``allowed`` and ``nonempty`` are bit sets over the groups (m, p, s, honours): a barred
+    group offers only the empty target, a nonempty one must take part.
+    """
+    for half in range(2):
+        out = left if half == 0 else right
+        ga = 2 * half
+        gb = ga + 1
+        for m in range(need + 1):
+            best0 = INF
+            best1 = INF
+            for m1 in range(m + 1):
+                m2 = m - m1
+                a0 = _entry(rows, ga, m1, 0, allowed, nonempty)
+                a1 = _entry(rows, ga, m1, pair, allowed, nonempty)
+                b0 = _entry(rows, gb, m2, 0, allowed, nonempty)
+                b1 = _entry(rows, gb, m2, pair, allowed, nonempty)
+                best0 = min(best0, a0 + b0)
+                best1 = min(best1, a1 + b0, a0 + b1)
+            out[m, 0] = best0
+            out[m, 1] = best1
+    best = INF
+    for m in range(need + 1):
+        best = min(best, left[m, 0] + right[need - m, 1], left[m, 1] + right[need - m, 0])
+    return best
+
+
+@njit(cache=True, inline="always")
+def _entry(rows, g, m, p, allowed, nonempty):
+    if not (allowed >> g) & 1:
+        return 0 if m == 0 and p == 0 else INF
+    if m == 0 and p == 0:
+        return INF if (nonempty >> g) & 1 else 0
+    return rows[g, m * N_PAIR + p]
+
+
+@njit(cache=True, inline="always")
+def _pairs_cost(counts, wild_mask, kind_mask, void, n_pairs, quads, single):
+    """Cost of ``n_pairs`` pairs (and one free ``single`` tile, for 八对) over allowed kinds.
+
+    Each kind offers pair slots (two with ``quads``, when four of a kind are two pairs);
+    a slot gains the tiles it covers (2, 1 or 0) and gains shrink along a kind, so taking
+    the largest gains first is optimal.
+    """
+    twos = 0
+    ones = 0
+    total = 0
+    for k in range(34):
+        if not kind_mask[k] or wild_mask[k] or k // 9 == void:
+            continue
+        c = np.int64(counts[k])
+        total += c
+        if c >= 2:
+            twos += 1
+        elif c == 1:
+            ones += 1
+        if quads:
+            if c == 4:
+                twos += 1
+            elif c == 3:
+                ones += 1
+    take2 = min(twos, n_pairs)
+    overlap = 2 * take2 + min(ones, n_pairs - take2)
+    size = 2 * n_pairs
+    if single:
+        size += 1
+        if total > overlap:
+            overlap += 1
+    return size - overlap
+
+
+@njit(cache=True, inline="always")
+def _only_cost(counts, wild_mask, kind_mask, form, size):
+    """Cost of a target made only of 258 tiles (将一色) or honours (风一色), any arrangement."""
+    have = 0
+    for k in range(34):
+        if not kind_mask[k] or wild_mask[k]:
+            continue
+        if (form == ALL_258 and k < 27 and k % 9 in (1, 4, 7)) or (form == ALL_HONOURS and k >= 27):
+            have += counts[k]
+    return size - min(have, size)
+
+
+@njit(cache=True, inline="always")
+def _cost(counts, n_melds, meld_flags, void, form, pair, quads, melds, kind_mask, honour_mask,
+          wild_mask, rows, rows_form, left, right):
+    """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
+
+    ``rows`` must hold the group rows of the table this form reads (``rows_form`` says
+    whether they were filled for the all-pung table), filled by :func:`_fill_rows`.
+    """
+    need = melds - n_melds
+    if need < 0 or (void >= 0 and meld_flags & _SUIT_BITS[void]):
+        return INF
+    if form == SEVEN_PAIRS or form == EIGHT_PAIRS:
+        if n_melds > 0:
+            return INF
+        return _pairs_cost(counts, wild_mask, kind_mask, void, 7 if form == SEVEN_PAIRS else 8,
+                           quads, form == EIGHT_PAIRS)
+    if form == ALL_258 or form == ALL_HONOURS:
+        if form == ALL_258 and meld_flags & HAS_NON258:
+            return INF
+        if form == ALL_HONOURS and meld_flags & (SUIT_M | SUIT_P | SUIT_S):
+            return INF
+        return _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+    if form == QUANQIUREN and (n_melds != melds or meld_flags & HAS_CONCEALED_KONG):
+        return INF
+    if form == ALL_PUNGS and meld_flags & HAS_CHOW:
+        return INF
+    allowed = 7 | (8 if honour_mask.any() else 0)
+    if void >= 0:
+        allowed &= ~(1 << void)
+    if form != ONE_SUIT and form != MIXED_ONE_SUIT:
+        return _merge(rows, need, pair, allowed, 0, left, right)
+    suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
+    best = INF
+    for s in range(3):
+        if not (allowed >> s) & 1 or suits & ~(_SUIT_BITS[s] | SUIT_Z):
+            continue
+        if form == ONE_SUIT and suits & SUIT_Z:
+            continue
+        only = 1 << s
+        nonempty = 0
+        if form == MIXED_ONE_SUIT:
+            only |= allowed & 8
+            nonempty = 0 if suits & SUIT_Z else 8
+        best = min(best, _merge(rows, need, pair, only, nonempty, left, right))
+    return best
+
+
+@njit(cache=True, inline="always")
+def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
+               wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right):
+    """Fewest tiles missing over ``families`` (rows of form, pair, quads), wildcards free."""
+    full_honours = honour_mask.all()
+    wild = _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full_honours, rows)
+    pung_filled = False
+    best = INF
+    first, last = (0, 2) if void == -1 else (void, void)
+    for f in range(families.shape[0]):
+        form = families[f, 0]
+        table_rows = rows
+        if form == ALL_PUNGS:
+            if not pung_filled:
+                _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full_honours, prow)
+                pung_filled = True
+            table_rows = prow
+        for v in range(first, last + 1):
+            c = _cost(counts, n_melds, meld_flags, v, form, families[f, 1], families[f, 2], melds,
+                      kind_mask, honour_mask, wild_mask, table_rows, form == ALL_PUNGS, left, right)
+            best = min(best, c)
+    return INF if best >= INF else max(best - wild, 0)
+
+
+def make_scratch():
+    """Work buffers of one thread: std rows, pung rows and two merge tables."""
+    return (np.empty((4, N_COLS), np.int64), np.empty((4, N_COLS), np.int64),
+            np.empty((6, 2), np.int64), np.empty((6, 2), np.int64))
+
+
+@njit(cache=True)
+def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
+              wild_mask, std_tab, pung_tab, hon_tab, scratch):
+    """Fewest tiles missing from the nearest win of any family; shanten is this minus one.
+
+    ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
+    :func:`make_scratch`'s buffers. Returns ``INF`` when no family is in reach.
+    """
+    rows, prow, left, right = scratch
+    return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
+                      honour_mask, wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+
+
+CHUNK = 2048
+
+
+@njit(cache=True, parallel=True)
+def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
+                 wild_mask, std_tab, pung_tab, hon_tab):
+    """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach).
+
+    Rows are taken in chunks so that each thread allocates its work buffers once.
+    """
+    n = hands.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        rows = np.empty((4, N_COLS), np.int64)
+        prow = np.empty((4, N_COLS), np.int64)
+        left = np.empty((6, 2), np.int64)
+        right = np.empty((6, 2), np.int64)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            cost = _hand_cost(hands[i], n_melds[i], meld_flags[i], void[i], families, melds,
+                              kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
+                              rows, prow, left, right)
+            out[i] = IMPOSSIBLE if cost >= INF else cost - 1
+    return out
