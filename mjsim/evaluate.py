@@ -173,7 +173,7 @@ def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None
     ``void`` fixes the 定缺 suit (default: the best one). ``None`` when no family of
     the rule set can be reached (for example 全求人 alone without four melds).
 
-    >>> shanten("11m33m55m22p44p66p88s", rules="changsha", form="seven_pairs")
+    >>> shanten("11m33m55m22p44p66p8s", rules="changsha", form="seven_pairs")
     0
     """
     rules = _rules(rules)
@@ -201,8 +201,8 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     family unless ``meld_flags`` (kernel bits, see :func:`meld_flags`) say otherwise.
     Unreachable rows get ``mjsim.kernels.shanten.IMPOSSIBLE`` (99).
 
-    >>> shanten_batch(parse_hand("19m19p19s1234567z").counts[None, :]).tolist()
-    [8]
+    >>> shanten_batch(parse_hand("19m19p19s1234567z").counts[None, :]).tolist()   # seven pairs: 6
+    [6]
     """
     rules = _rules(rules)
     hands = _check_batch(hands, rules, n_melds)

@@ -167,7 +167,7 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
 
     >>> h = parse_hand("234m678p111p789s5s +5s (ron)")
     >>> h.n_concealed, h.win_tile, h.win_by
-    (14, 31, 'ron')
+    (14, 22, 'ron')
     >>> parse_hand("0m")
     Traceback (most recent call last):
     ...

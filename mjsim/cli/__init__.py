@@ -1,0 +1,42 @@
+"""The ``mjsim`` command line: one Typer app, one module per group of verbs.
+
+Conventions shared by every verb: ``--json`` prints one JSON document on stdout and
+nothing else; errors in the user's input print one line naming what is wrong and exit
+with status 2; long runs show one rich progress bar on stderr (:mod:`mjsim.cli.output`).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from .. import __version__
+from . import hand_cmd, rules_cmd
+
+app = typer.Typer(
+    name="mjsim",
+    help="Numbers for Chinese regional mahjong: hand odds, readiness, rule-change studies.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(rules_cmd.app, name="rules")
+hand_cmd.register(app)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mjsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """mjsim: shanten, waits, 起手胡 odds and rule studies for Chinese mahjong."""
+
+
+def main() -> None:
+    app()

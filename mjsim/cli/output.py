@@ -1,0 +1,89 @@
+"""Output conventions of the CLI: JSON documents, rich tables, the progress bar, user errors.
+
+>>> import io, contextlib
+>>> buf = io.StringIO()
+>>> with contextlib.redirect_stdout(buf):
+...     emit_json({"a": 1})
+>>> buf.getvalue()
+'{\\n  "a": 1\\n}\\n'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def emit_json(data: Any) -> None:
+    """Print one JSON document on stdout (non-ASCII kept readable)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=_default) + "\n")
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a user error on stderr and return the exit to raise (status 2)."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code=2)
+
+
+@contextmanager
+def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator[Any]:
+    """The one progress bar of every long run; yields ``advance(n)``, on stderr.
+
+    Hidden when ``enabled`` is false (``--json`` or ``--quiet``) or stderr is not a terminal.
+    """
+    show = enabled and err_console.is_terminal
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=not show,
+        transient=False,
+    ) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n=1: bar.advance(task, n)
+
+
+def rules_from(name: str, settings: list[str] | None):
+    """Load a rule set with ``--set key=value`` overrides (errors become user errors)."""
+    from ..rules import load_rules, parse_override
+
+    base = load_rules(name)
+    overrides = dict(parse_override(item, base) for item in settings or [])
+    return base.with_options(**overrides) if overrides else base
+
+
+def user_errors(func):
+    """Turn input errors (bad notation, rules, hands) into one-line messages and exit 2."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ValueError as error:  # NotationError, RulesError and HandError are ValueErrors
+            raise fail(str(error)) from None
+
+    return wrapper

@@ -1,0 +1,152 @@
+"""Waits and tile efficiency (ukeire) with live counts: the facade over :mod:`mjsim.kernels.waits`.
+
+Live count of a kind = 4 − the player's own copies (concealed and in melds) − copies
+visible elsewhere (``visible``: discards, other players' melds, indicators).
+
+>>> [(w.tile, w.live) for w in waits("123m456p789s1122z")]
+[('1z', 2), ('2z', 2)]
+>>> best = ukeire("123m456p789s11223z")[0]
+>>> best.discard, best.shanten, best.live
+('3z', 0, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .evaluate import (
+    HandError,
+    _as_hand,
+    _check_batch,
+    _check_size,
+    _rules,
+    _void,
+    compile_rules,
+    meld_flags,
+    wild_mask,
+)
+from .kernels import waits as W
+from .notation import parse_tiles
+from .rules import RuleSet
+from .tables.suits import INF, load_tables
+from .tiles import N_KINDS, Hand, name
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A winning or improving kind: ``tile`` in notation, ``kind`` index, ``live`` copies left."""
+
+    tile: str
+    kind: int
+    live: int
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One discard of a 14-tile hand: the shanten after it and the kinds that improve it."""
+
+    discard: str
+    kind: int
+    shanten: int
+    tiles: tuple[Wait, ...]
+
+    @property
+    def live(self) -> int:
+        """Live copies of all improving kinds together (the usual ukeire number)."""
+        return sum(w.live for w in self.tiles)
+
+
+def _visible(visible: Any) -> np.ndarray:
+    if visible is None:
+        return np.zeros(N_KINDS, dtype=np.int64)
+    if isinstance(visible, str):
+        return parse_tiles(visible)
+    arr = np.asarray(visible, dtype=np.int64)
+    if arr.shape != (N_KINDS,) or (arr < 0).any() or (arr > 4).any():
+        raise HandError("visible must be tiles in notation or 34 counts of 0–4")
+    return arr
+
+
+def _owned(hand: Hand) -> np.ndarray:
+    return np.asarray(hand.all_counts(), dtype=np.int64)
+
+
+def _live(owned: np.ndarray, seen: np.ndarray, kinds: np.ndarray) -> list[Wait]:
+    over = owned + seen > 4
+    if over.any():
+        k = int(np.flatnonzero(over)[0])
+        raise HandError(f"more than four copies of {name(k)} between the hand and visible tiles")
+    return [Wait(name(int(k)), int(k), int(4 - owned[k] - seen[k])) for k in kinds]
+
+
+def _kernel_args(hand: Hand, rules: RuleSet, form, wild, void) -> tuple:
+    comp = compile_rules(rules, form)
+    if not len(comp.families):
+        raise HandError(f"{', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet")
+    t = load_tables()
+    one = np.ones(1, dtype=np.int64)
+    return (
+        hand.counts[None, :], _owned(hand)[None, :], one * len(hand.melds), one * meld_flags(hand),
+        one * _void(comp, void), comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
+        wild_mask(wild), t.std, t.pung, t.honour,
+    )
+
+
+def waits(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = None,
+          form: str | None = None, wild: Any = None, void: Any = None) -> list[Wait]:
+    """The winning kinds of a ready 13-tile hand (16 in ``caishen16``), with live counts.
+
+    An empty list means the hand is not ready.
+    """
+    rules = _rules(rules)
+    hand = _as_hand(hand, rules)
+    _check_size(hand, rules, (rules.hand_size,))
+    mask = W.waits_many(*_kernel_args(hand, rules, form, wild, void))[0]
+    return _live(_owned(hand), _visible(visible), np.flatnonzero(mask))
+
+
+def ukeire(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = None,
+           form: str | None = None, wild: Any = None, void: Any = None) -> list[Discard]:
+    """Each discard of a 14-tile hand (17 in ``caishen16``): shanten after it and the
+    improving kinds with live counts, best first (lowest shanten, then most live tiles)."""
+    rules = _rules(rules)
+    hand = _as_hand(hand, rules)
+    _check_size(hand, rules, (rules.hand_size + 1,))
+    after, improves = W.ukeire_many(*_kernel_args(hand, rules, form, wild, void))
+    owned, seen = _owned(hand), _visible(visible)
+    out = []
+    for d in np.flatnonzero(after[0] < INF):
+        kept = owned.copy()
+        kept[d] -= 1
+        out.append(Discard(name(int(d)), int(d), int(after[0, d]) - 1,
+                           tuple(_live(kept, seen, np.flatnonzero(improves[0, d])))))
+    return sorted(out, key=lambda x: (x.shanten, -x.live, x.kind))
+
+
+def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: Any = None,
+                n_melds: Any = 0, form: str | None = None, wild: Any = None,
+                void: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """The waits of each 13-tile row, ``bool[N, 34]``, and the live copies of each kind,
+    ``int8[N, 34]`` (4 − own copies − visible copies; meaningful where a kind is a wait).
+
+    ``visible`` is ``int[N, 34]`` or ``int[34]`` counts seen elsewhere; exposed melds are
+    counted by ``n_melds`` only, so their copies are not subtracted here.
+    """
+    rules = _rules(rules)
+    hands = _check_batch(hands, rules, n_melds)
+    n = hands.shape[0]
+    comp = compile_rules(rules, form)
+    if not len(comp.families):
+        raise HandError(f"{', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet")
+    t = load_tables()
+    owned = hands.astype(np.int64)
+    ints = lambda v: np.broadcast_to(np.asarray(v, dtype=np.int64), (n,)).copy()  # noqa: E731
+    voids = ints(comp.void if void is None else _void(comp, void))
+    mask = W.waits_many(hands, owned, ints(n_melds), ints(0), voids, comp.families, comp.melds,
+                        comp.kind_mask, comp.honour_mask, wild_mask(wild), t.std, t.pung, t.honour)
+    seen = np.zeros((n, N_KINDS), np.int64) if visible is None else np.broadcast_to(
+        np.asarray(visible, dtype=np.int64), (n, N_KINDS))
+    return mask, np.clip(4 - owned - seen, 0, 4).astype(np.int8)

@@ -1,0 +1,94 @@
+"""Waits and tile efficiency (ukeire) kernels, built on :func:`mjsim.kernels.shanten.hand_cost`.
+
+A kind ``t`` is a wait of a 13-tile hand when hand + t is complete (cost 0) and the player
+does not already own four copies of ``t`` (concealed or in melds): a fifth copy is no
+wait. A kind improves a hand when adding it lowers the cost (the fewest missing tiles) by
+one. Hands whose cost shows they are not ready skip the 34 trial additions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..tables.suits import INF, N_COLS
+from .shanten import _hand_cost
+
+CHUNK = 1024
+
+
+@njit(cache=True, inline="always")
+def _cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask, wild_mask,
+          std_tab, pung_tab, hon_tab, rows, prow, left, right):
+    return _hand_cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask,
+                      wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+
+
+@njit(cache=True, parallel=True)
+def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
+               honour_mask, wild_mask, std_tab, pung_tab, hon_tab):
+    """bool[N, 34]: the winning kinds of each 13-tile row (``owned``: own copies incl. melds)."""
+    n = hands.shape[0]
+    out = np.zeros((n, 34), dtype=np.bool_)
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        rows = np.empty((4, N_COLS), np.int64)
+        prow = np.empty((4, N_COLS), np.int64)
+        left = np.empty((6, 2), np.int64)
+        right = np.empty((6, 2), np.int64)
+        work = np.empty(34, dtype=np.uint8)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            h = hands[i]
+            base = _cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
+                         honour_mask, wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+            if base != 1:
+                continue
+            work[:] = h
+            for t in range(34):
+                if not kind_mask[t] or owned[i, t] >= 4:
+                    continue
+                work[t] += 1
+                cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                             kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
+                             rows, prow, left, right)
+                work[t] -= 1
+                out[i, t] = cost == 0
+    return out
+
+
+@njit(cache=True, parallel=True)
+def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
+                honour_mask, wild_mask, std_tab, pung_tab, hon_tab):
+    """For each 14-tile row and each discard kind: the cost after the discard (int64[N, 34],
+    ``INF`` where the kind is not held) and the improving kinds (bool[N, 34, 34])."""
+    n = hands.shape[0]
+    after = np.full((n, 34), INF, dtype=np.int64)
+    improves = np.zeros((n, 34, 34), dtype=np.bool_)
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        rows = np.empty((4, N_COLS), np.int64)
+        prow = np.empty((4, N_COLS), np.int64)
+        left = np.empty((6, 2), np.int64)
+        right = np.empty((6, 2), np.int64)
+        work = np.empty(34, dtype=np.uint8)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            work[:] = hands[i]
+            for d in range(34):
+                if hands[i, d] == 0:
+                    continue
+                work[d] -= 1
+                base = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                             kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
+                             rows, prow, left, right)
+                after[i, d] = base
+                for t in range(34):
+                    if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
+                        continue
+                    work[t] += 1
+                    cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                                 kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
+                                 rows, prow, left, right)
+                    work[t] -= 1
+                    improves[i, d, t] = cost < base
+                work[d] += 1
+    return after, improves
