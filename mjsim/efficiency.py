@@ -31,7 +31,7 @@ from .evaluate import (
 from .kernels import waits as W
 from .notation import parse_tiles
 from .rules import RuleSet
-from .tables.suits import INF, load_tables
+from .tables.suits import INF
 from .tiles import N_KINDS, Hand, name
 
 
@@ -84,14 +84,11 @@ def _live(owned: np.ndarray, seen: np.ndarray, kinds: np.ndarray) -> list[Wait]:
 
 def _kernel_args(hand: Hand, rules: RuleSet, form, wild, void) -> tuple:
     comp = compile_rules(rules, form)
-    if not len(comp.families):
-        raise HandError(f"{', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet")
-    t = load_tables()
     one = np.ones(1, dtype=np.int64)
     return (
         hand.counts[None, :], _owned(hand)[None, :], one * len(hand.melds), one * meld_flags(hand),
         one * _void(comp, void), comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
-        wild_mask(wild), t.std, t.pung, t.honour,
+        wild_mask(wild), comp.tables,
     )
 
 
@@ -139,14 +136,11 @@ def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: An
     hands = _check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    if not len(comp.families):
-        raise HandError(f"{', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet")
-    t = load_tables()
     owned = hands.astype(np.int64)
     ints = lambda v: np.broadcast_to(np.asarray(v, dtype=np.int64), (n,)).copy()  # noqa: E731
     voids = ints(comp.void if void is None else _void(comp, void))
     mask = W.waits_many(hands, owned, ints(n_melds), ints(0), voids, comp.families, comp.melds,
-                        comp.kind_mask, comp.honour_mask, wild_mask(wild), t.std, t.pung, t.honour)
+                        comp.kind_mask, comp.honour_mask, wild_mask(wild), comp.tables)
     seen = np.zeros((n, N_KINDS), np.int64) if visible is None else np.broadcast_to(
         np.asarray(visible, dtype=np.int64), (n, N_KINDS))
     return mask, np.clip(4 - owned - seen, 0, 4).astype(np.int8)

@@ -24,8 +24,10 @@ import numpy as np
 from .kernels import shanten as K
 from .notation import NotationError, parse_hand
 from .rules import RuleSet, load_rules
+from .tables.flagged import CHOW, PUNG, YAO, load_flagged
+from .tables.flagged import N_COLS as FLAG_COLS
 from .tables.suits import INF, load_tables
-from .tiles import N_KINDS, Hand, is_258
+from .tiles import N_KINDS, Hand, is_258, is_honour, is_terminal
 
 #: the wildcard kinds held by a hand may be given by name, kind index or notation
 WildSpec = Any
@@ -37,7 +39,7 @@ class HandError(ValueError):
 
 @dataclass(frozen=True)
 class Compiled:
-    """A rule set's winning families as kernel arrays (``families`` rows: form, pair, quads)."""
+    """A rule set's winning families as kernel arrays (rows of ``K.FAMILY_COLUMNS``)."""
 
     rules: RuleSet
     families: np.ndarray
@@ -45,39 +47,42 @@ class Compiled:
     kind_mask: np.ndarray
     honour_mask: np.ndarray
     void: int
-    unsupported: tuple[str, ...]
+    tables: tuple[np.ndarray, ...]
 
 
-def _family_rows(rules: RuleSet, form: str | None) -> tuple[list[tuple[int, int, int]], list[str]]:
-    rows, unsupported = [], []
-    chosen = [f for f in rules.families if form is None or f.form == form]
-    if form is not None and not chosen:
-        names = ", ".join(sorted({f.form for f in rules.families}))
-        raise HandError(f"rule set {rules.id!r} has no winning form {form!r}; its forms: {names}")
-    for fam in chosen:
-        if fam.constraint is not None:
-            unsupported.append(f"{fam.form} ({fam.constraint})")
-            continue
-        pair = K.PAIR_258 if fam.pair == "258" else K.PAIR_ANY
-        rows.append((K.FORMS[fam.form], pair, int(fam.quads)))
-    return rows, unsupported
+def _family_row(fam) -> tuple[int, ...]:
+    pair = K.PAIR_258 if fam.pair == "258" else K.PAIR_ANY
+    if fam.conditioned:
+        if fam.form != "standard" or fam.pair != "any":
+            raise HandError(f"shape conditions are only supported on the standard any-pair form")
+        need = (PUNG if fam.need_pung else 0) | (CHOW if fam.need_chow else 0) | (
+            YAO if fam.need_yao else 0)
+        return (K.CONSTRAINED, pair, 0, need, int(fam.red_pair_pung), fam.min_suits)
+    return (K.FORMS[fam.form], pair, int(fam.quads), 0, 0, 0)
 
 
 @lru_cache(maxsize=64)
 def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
     """Kernel arrays for ``rules`` (all families, or the one named ``form``)."""
-    rows, unsupported = _family_rows(rules, form)
+    chosen = [f for f in rules.families if form is None or f.form == form]
+    if not chosen:
+        names = ", ".join(sorted({f.form for f in rules.families}))
+        raise HandError(f"rule set {rules.id!r} has no winning form {form!r}; its forms: {names}")
+    rows = [_family_row(f) for f in chosen]
     kinds = np.zeros(N_KINDS, dtype=np.bool_)
     kinds[list(rules.kinds)] = True
     kinds[list(rules.bonus_kinds)] = False
+    t = load_tables()
+    conditioned = any(r[0] == K.CONSTRAINED for r in rows)
+    flagged = load_flagged() if conditioned else np.zeros((1, FLAG_COLS), dtype=np.uint8)
     return Compiled(
         rules=rules,
-        families=np.array(rows, dtype=np.int64).reshape(-1, 3),
+        families=np.array(rows, dtype=np.int64).reshape(-1, K.FAMILY_COLUMNS),
         melds=rules.melds,
         kind_mask=kinds,
         honour_mask=kinds[27:].copy(),
         void=-1 if any(f.void_suit for f in rules.families) else -2,
-        unsupported=tuple(unsupported),
+        tables=(t.std, t.pung, t.honour, flagged),
     )
 
 
@@ -119,6 +124,10 @@ def meld_flags(hand: Hand) -> int:
         flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[min(meld.first // 9, 3)]
         if meld.type == "kong" and meld.concealed:
             flags |= K.HAS_CONCEALED_KONG
+        if meld.type != "chow":
+            flags |= K.HAS_PUNG_MELD
+        if any(is_terminal(k) or is_honour(k) for k in meld.kinds):
+            flags |= K.HAS_YAO_MELD
     return flags
 
 
@@ -139,16 +148,11 @@ def _check_size(hand: Hand, rules: RuleSet, sizes: tuple[int, ...]) -> None:
 
 def _cost(hand: Hand, rules: RuleSet, form: str | None, wild: WildSpec, void: int | None) -> int:
     comp = compile_rules(rules, form)
-    if not len(comp.families):
-        raise HandError(
-            f"shanten for {', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet"
-        )
-    tables = load_tables()
     return int(
         K.hand_cost(
             hand.counts, len(hand.melds), meld_flags(hand), _void(comp, void),
             comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-            tables.std, tables.pung, tables.honour, K.make_scratch(),
+            comp.tables, K.make_scratch(),
         )
     )
 
@@ -208,11 +212,6 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     hands = _check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    if not len(comp.families):
-        raise HandError(
-            f"shanten for {', '.join(comp.unsupported)} of {rules.id!r} is not implemented yet"
-        )
-    tables = load_tables()
     voids = np.full(n, comp.void, dtype=np.int64) if void is None else np.broadcast_to(
         np.asarray([_void(comp, v) for v in np.atleast_1d(void)], dtype=np.int64), (n,)).copy()
     return K.shanten_many(
@@ -220,7 +219,7 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
         np.broadcast_to(np.asarray(n_melds, dtype=np.int64), (n,)).copy(),
         np.broadcast_to(np.asarray(meld_flags, dtype=np.int64), (n,)).copy(),
         voids, comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-        tables.std, tables.pung, tables.honour,
+        comp.tables,
     )
 
 

@@ -38,7 +38,7 @@ def shanten_cmd(hand: str = HAND, rules: str = RULES, settings: list[str] = SET,
     parsed = parse_hand(hand, rs)
     value = shanten(parsed, rs, form=form, wild=wild)
     per_form = {f.form: shanten(parsed, rs, form=f.form, wild=wild)
-                for f in rs.families if f.constraint is None}
+                for f in rs.families}
     if json:
         emit_json({"hand": to_compact(parsed), "rules": rs.id, "options_hash": rs.options_hash,
                    "form": form, "shanten": value, "by_form": per_form})

@@ -22,10 +22,11 @@ import numpy as np
 from numba import njit, prange
 
 from ..tables.suits import INF, N_COLS, N_PAIR
+from . import constrained
 
 # family forms (column 0 of a family row)
 STANDARD, SEVEN_PAIRS, ONE_SUIT, ALL_PUNGS, ALL_258, ALL_HONOURS, EIGHT_PAIRS, MIXED_ONE_SUIT, \
-    QUANQIUREN = range(9)
+    QUANQIUREN, CONSTRAINED = range(10)
 FORMS = {
     "standard": STANDARD,
     "seven_pairs": SEVEN_PAIRS,
@@ -37,6 +38,9 @@ FORMS = {
     "mixed_one_suit": MIXED_ONE_SUIT,
     "quanqiuren": QUANQIUREN,
 }
+#: columns of a family row: form, pair type, quads, then for CONSTRAINED the condition
+#: flags (mjsim.tables.flagged PUNG | CHOW | YAO), 中 pair as pung, and minimum suits
+FAMILY_COLUMNS = 6
 PAIR_ANY, PAIR_258 = 1, 2
 
 # meld_flags bits: what the exposed melds contain
@@ -44,6 +48,8 @@ HAS_CHOW = 1
 HAS_NON258 = 2
 SUIT_M, SUIT_P, SUIT_S, SUIT_Z = 4, 8, 16, 32
 HAS_CONCEALED_KONG = 64
+HAS_PUNG_MELD = constrained.HAS_PUNG_MELD
+HAS_YAO_MELD = constrained.HAS_YAO_MELD
 
 #: returned when no hand of the family can be reached (e.g. 全求人 without four melds)
 IMPOSSIBLE = 99
@@ -52,15 +58,16 @@ _SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
 
 
 @njit(cache=True)
-def _honour_row(counts, honour_mask, out):
-    """Costs of the honour group (pungs and pairs only) when only some honours exist."""
+def _honour_row(counts, honour_mask, wild_mask, out):
+    """Costs of the honour group (pungs and pairs only) when only some honours exist;
+    wildcard kinds count as empty."""
     # dp[m, p] over honour kinds: each kind takes nothing, a pair or a pung (not both: 5 > 4)
     dp = np.full((6, 2), INF, dtype=np.int64)
     dp[0, 0] = 0
     for k in range(7):
         if not honour_mask[k]:
             continue
-        c = np.int64(counts[27 + k])
+        c = 0 if wild_mask[27 + k] else np.int64(counts[27 + k])
         pair_cost = max(0, 2 - c)
         pung_cost = max(0, 3 - c)
         for m in range(5, -1, -1):
@@ -78,8 +85,8 @@ def _honour_row(counts, honour_mask, out):
 
 
 @njit(cache=True, inline="always")
-def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows):
-    """Copy the four groups' table rows into ``rows``; return the wildcards held."""
+def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows, t):
+    """Copy the four groups' rows of ``tab`` into ``rows[t]``; return the wildcards held."""
     wild = 0
     for g in range(3):
         idx = 0
@@ -90,7 +97,7 @@ def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows)
                 c = 0
             idx = idx * 5 + c
         for col in range(N_COLS):
-            rows[g, col] = tab[idx, col]
+            rows[t, g, col] = tab[idx, col]
     idx = 0
     for k in range(33, 26, -1):
         c = np.int64(counts[k])
@@ -100,26 +107,14 @@ def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows)
         idx = idx * 5 + c
     if full_honours:
         for col in range(N_COLS):
-            rows[3, col] = hon_tab[idx, col]
+            rows[t, 3, col] = hon_tab[idx, col]
     else:
-        _honour_row(counts, honour_mask, rows[3])
-        for k in range(27, 34):
-            if wild_mask[k] and honour_mask[k - 27]:
-                _honour_row_without_wild(counts, honour_mask, wild_mask, rows[3])
-                break
+        _honour_row(counts, honour_mask, wild_mask, rows[t, 3])
     return wild
 
 
-@njit(cache=True)
-def _honour_row_without_wild(counts, honour_mask, wild_mask, out):
-    natural = np.empty(34, dtype=np.int64)
-    for k in range(34):
-        natural[k] = 0 if wild_mask[k] else counts[k]
-    _honour_row(natural, honour_mask, out)
-
-
 @njit(cache=True, inline="always")
-def _merge(rows, need, pair, allowed, nonempty, left, right):
+def _merge(rows, t, need, pair, allowed, nonempty, left, right):
     """Min-plus over the four group rows: ``need`` melds and one pair of type ``pair``.
 
     ``allowed`` and ``nonempty`` are bit sets over the groups (m, p, s, honours): a barred
@@ -134,10 +129,10 @@ def _merge(rows, need, pair, allowed, nonempty, left, right):
             best1 = INF
             for m1 in range(m + 1):
                 m2 = m - m1
-                a0 = _entry(rows, ga, m1, 0, allowed, nonempty)
-                a1 = _entry(rows, ga, m1, pair, allowed, nonempty)
-                b0 = _entry(rows, gb, m2, 0, allowed, nonempty)
-                b1 = _entry(rows, gb, m2, pair, allowed, nonempty)
+                a0 = _entry(rows, t, ga, m1, 0, allowed, nonempty)
+                a1 = _entry(rows, t, ga, m1, pair, allowed, nonempty)
+                b0 = _entry(rows, t, gb, m2, 0, allowed, nonempty)
+                b1 = _entry(rows, t, gb, m2, pair, allowed, nonempty)
                 best0 = min(best0, a0 + b0)
                 best1 = min(best1, a1 + b0, a0 + b1)
             out[m, 0] = best0
@@ -149,12 +144,32 @@ def _merge(rows, need, pair, allowed, nonempty, left, right):
 
 
 @njit(cache=True, inline="always")
-def _entry(rows, g, m, p, allowed, nonempty):
+def _merge_all(rows, t, need, pair):
+    """:func:`_merge` when every group takes part freely (the common case), unrolled."""
+    best = INF
+    for m0 in range(need + 1):
+        for m1 in range(need + 1 - m0):
+            a = rows[t, 0, m0 * N_PAIR] + rows[t, 1, m1 * N_PAIR]
+            ap = min(rows[t, 0, m0 * N_PAIR + pair] + rows[t, 1, m1 * N_PAIR],
+                     rows[t, 0, m0 * N_PAIR] + rows[t, 1, m1 * N_PAIR + pair])
+            if min(a, ap) >= best:
+                continue
+            for m2 in range(need + 1 - m0 - m1):
+                m3 = need - m0 - m1 - m2
+                b = rows[t, 2, m2 * N_PAIR] + rows[t, 3, m3 * N_PAIR]
+                bp = min(rows[t, 2, m2 * N_PAIR + pair] + rows[t, 3, m3 * N_PAIR],
+                         rows[t, 2, m2 * N_PAIR] + rows[t, 3, m3 * N_PAIR + pair])
+                best = min(best, a + bp, ap + b)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _entry(rows, t, g, m, p, allowed, nonempty):
     if not (allowed >> g) & 1:
         return 0 if m == 0 and p == 0 else INF
     if m == 0 and p == 0:
         return INF if (nonempty >> g) & 1 else 0
-    return rows[g, m * N_PAIR + p]
+    return rows[t, g, m * N_PAIR + p]
 
 
 @njit(cache=True, inline="always")
@@ -205,16 +220,21 @@ def _only_cost(counts, wild_mask, kind_mask, form, size):
 
 
 @njit(cache=True, inline="always")
-def _cost(counts, n_melds, meld_flags, void, form, pair, quads, melds, kind_mask, honour_mask,
-          wild_mask, rows, rows_form, left, right):
+def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_mask,
+          wild_mask, rows, left, right, flag_tab, cwork):
     """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
 
-    ``rows`` must hold the group rows of the table this form reads (``rows_form`` says
-    whether they were filled for the all-pung table), filled by :func:`_fill_rows`.
+    ``rows[0]`` must hold the group rows of the chow-and-pung table and, for 碰碰胡,
+    ``rows[1]`` those of the all-pung table (:func:`_fill_rows`).
     """
+    form, pair, quads = family[0], family[1], family[2]
     need = melds - n_melds
     if need < 0 or (void >= 0 and meld_flags & _SUIT_BITS[void]):
         return INF
+    if form == CONSTRAINED:
+        suits = (meld_flags >> 2) & 7
+        return constrained.constrained_cost(counts, wild_mask, honour_mask, meld_flags, suits,
+                                            need, family[3], family[4], family[5], flag_tab, cwork)
     if form == SEVEN_PAIRS or form == EIGHT_PAIRS:
         if n_melds > 0:
             return INF
@@ -230,11 +250,14 @@ def _cost(counts, n_melds, meld_flags, void, form, pair, quads, melds, kind_mask
         return INF
     if form == ALL_PUNGS and meld_flags & HAS_CHOW:
         return INF
+    t = 1 if form == ALL_PUNGS else 0
     allowed = 7 | (8 if honour_mask.any() else 0)
     if void >= 0:
         allowed &= ~(1 << void)
     if form != ONE_SUIT and form != MIXED_ONE_SUIT:
-        return _merge(rows, need, pair, allowed, 0, left, right)
+        if allowed == 15:
+            return _merge_all(rows, t, need, pair)
+        return _merge(rows, t, need, pair, allowed, 0, left, right)
     suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
     best = INF
     for s in range(3):
@@ -247,59 +270,65 @@ def _cost(counts, n_melds, meld_flags, void, form, pair, quads, melds, kind_mask
         if form == MIXED_ONE_SUIT:
             only |= allowed & 8
             nonempty = 0 if suits & SUIT_Z else 8
-        best = min(best, _merge(rows, need, pair, only, nonempty, left, right))
+        best = min(best, _merge(rows, t, need, pair, only, nonempty, left, right))
     return best
 
 
 @njit(cache=True, inline="always")
 def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-               wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right):
-    """Fewest tiles missing over ``families`` (rows of form, pair, quads), wildcards free."""
-    full_honours = honour_mask.all()
-    wild = _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full_honours, rows)
+               wild_mask, tabs, rows, left, right, cwork):
+    """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
+
+    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables.
+    """
+    std_tab, pung_tab, hon_tab, flag_tab = tabs
+    full_honours = True
+    for k in range(7):
+        full_honours = full_honours and honour_mask[k]
+    wild = _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full_honours, rows, 0)
     pung_filled = False
     best = INF
     first, last = (0, 2) if void == -1 else (void, void)
     for f in range(families.shape[0]):
         form = families[f, 0]
-        table_rows = rows
-        if form == ALL_PUNGS:
-            if not pung_filled:
-                _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full_honours, prow)
-                pung_filled = True
-            table_rows = prow
+        if form == ALL_PUNGS and not pung_filled:
+            _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full_honours, rows, 1)
+            pung_filled = True
         for v in range(first, last + 1):
-            c = _cost(counts, n_melds, meld_flags, v, form, families[f, 1], families[f, 2], melds,
-                      kind_mask, honour_mask, wild_mask, table_rows, form == ALL_PUNGS, left, right)
+            c = _cost(counts, n_melds, meld_flags, v, families[f], melds, kind_mask, honour_mask,
+                      wild_mask, rows, left, right, flag_tab, cwork)
             best = min(best, c)
     return INF if best >= INF else max(best - wild, 0)
 
 
 def make_scratch():
-    """Work buffers of one thread: std rows, pung rows and two merge tables."""
-    return (np.empty((4, N_COLS), np.int64), np.empty((4, N_COLS), np.int64),
-            np.empty((6, 2), np.int64), np.empty((6, 2), np.int64))
+    """Work buffers of one thread: group rows of both tables, two merge tables, and the
+    constrained DP's buffers."""
+    return (np.empty((2, 4, N_COLS), np.int64), np.empty((6, 2), np.int64),
+            np.empty((6, 2), np.int64), constrained.make_work())
 
 
 @njit(cache=True)
 def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-              wild_mask, std_tab, pung_tab, hon_tab, scratch):
+              wild_mask, tabs, scratch):
     """Fewest tiles missing from the nearest win of any family; shanten is this minus one.
 
     ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
     :func:`make_scratch`'s buffers. Returns ``INF`` when no family is in reach.
     """
-    rows, prow, left, right = scratch
+    rows, left, right, cwork = scratch
     return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                      honour_mask, wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+                      honour_mask, wild_mask, tabs, rows, left, right, cwork)
 
+
+_make_scratch = njit(cache=True)(make_scratch)
 
 CHUNK = 2048
 
 
 @njit(cache=True, parallel=True)
 def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-                 wild_mask, std_tab, pung_tab, hon_tab):
+                 wild_mask, tabs):
     """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach).
 
     Rows are taken in chunks so that each thread allocates its work buffers once.
@@ -308,13 +337,9 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     out = np.empty(n, dtype=np.int8)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows = np.empty((4, N_COLS), np.int64)
-        prow = np.empty((4, N_COLS), np.int64)
-        left = np.empty((6, 2), np.int64)
-        right = np.empty((6, 2), np.int64)
+        rows, left, right, cwork = _make_scratch()
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             cost = _hand_cost(hands[i], n_melds[i], meld_flags[i], void[i], families, melds,
-                              kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
-                              rows, prow, left, right)
+                              kind_mask, honour_mask, wild_mask, tabs, rows, left, right, cwork)
             out[i] = IMPOSSIBLE if cost >= INF else cost - 1
     return out

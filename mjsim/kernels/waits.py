@@ -11,36 +11,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..tables.suits import INF, N_COLS
-from .shanten import _hand_cost
+from ..tables.suits import INF
+from .shanten import _hand_cost, _make_scratch
 
 CHUNK = 1024
 
 
 @njit(cache=True, inline="always")
 def _cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask, wild_mask,
-          std_tab, pung_tab, hon_tab, rows, prow, left, right):
+          tabs, rows, left, right, cwork):
     return _hand_cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask,
-                      wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+                      wild_mask, tabs, rows, left, right, cwork)
 
 
 @njit(cache=True, parallel=True)
 def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-               honour_mask, wild_mask, std_tab, pung_tab, hon_tab):
+               honour_mask, wild_mask, tabs):
     """bool[N, 34]: the winning kinds of each 13-tile row (``owned``: own copies incl. melds)."""
     n = hands.shape[0]
     out = np.zeros((n, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows = np.empty((4, N_COLS), np.int64)
-        prow = np.empty((4, N_COLS), np.int64)
-        left = np.empty((6, 2), np.int64)
-        right = np.empty((6, 2), np.int64)
+        rows, left, right, cwork = _make_scratch()
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             h = hands[i]
             base = _cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
-                         honour_mask, wild_mask, std_tab, pung_tab, hon_tab, rows, prow, left, right)
+                         honour_mask, wild_mask, tabs, rows, left, right, cwork)
             if base != 1:
                 continue
             work[:] = h
@@ -49,8 +46,8 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
                     continue
                 work[t] += 1
                 cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
-                             rows, prow, left, right)
+                             kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                             cwork)
                 work[t] -= 1
                 out[i, t] = cost == 0
     return out
@@ -58,7 +55,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
 
 @njit(cache=True, parallel=True)
 def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-                honour_mask, wild_mask, std_tab, pung_tab, hon_tab):
+                honour_mask, wild_mask, tabs):
     """For each 14-tile row and each discard kind: the cost after the discard (int64[N, 34],
     ``INF`` where the kind is not held) and the improving kinds (bool[N, 34, 34])."""
     n = hands.shape[0]
@@ -66,10 +63,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
     improves = np.zeros((n, 34, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows = np.empty((4, N_COLS), np.int64)
-        prow = np.empty((4, N_COLS), np.int64)
-        left = np.empty((6, 2), np.int64)
-        right = np.empty((6, 2), np.int64)
+        rows, left, right, cwork = _make_scratch()
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             work[:] = hands[i]
@@ -78,16 +72,16 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
                     continue
                 work[d] -= 1
                 base = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
-                             rows, prow, left, right)
+                             kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                             cwork)
                 after[i, d] = base
                 for t in range(34):
                     if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
                         continue
                     work[t] += 1
                     cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                                 kind_mask, honour_mask, wild_mask, std_tab, pung_tab, hon_tab,
-                                 rows, prow, left, right)
+                                 kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                                 cwork)
                     work[t] -= 1
                     improves[i, d, t] = cost < base
                 work[d] += 1

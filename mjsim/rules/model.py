@@ -283,9 +283,11 @@ class Family:
 
     ``pair`` is the pair it needs (``"any"`` or ``"258"``); ``quads`` lets four of a kind
     count as two pairs (seven and eight pairs); ``irregular`` drops the meld structure
-    (将一色, 风一色); ``constraint`` names an extra shape test (``"hz"``: pung or 中 pair,
-    chow, 1/9/中, two suits; ``"ne"``: three suits, terminal or honour, pung);
-    ``void_suit`` forbids the player's void suit (定缺).
+    (将一色, 风一色); ``constraint`` names the source's extra shape test (``"hz"``: pung
+    or 中 pair, chow, 1/9/中, two suits; ``"ne"``: three suits, terminal or honour, pung),
+    and the condition fields spell it out for the kernels: ``need_pung``, ``need_chow``,
+    ``need_yao`` (a terminal or honour), ``red_pair_pung`` (a 中 pair stands for the
+    pung) and ``min_suits``; ``void_suit`` forbids the player's void suit (定缺).
     """
 
     form: str
@@ -293,7 +295,17 @@ class Family:
     quads: bool = False
     irregular: bool = False
     constraint: str | None = None
+    need_pung: bool = False
+    need_chow: bool = False
+    need_yao: bool = False
+    red_pair_pung: bool = False
+    min_suits: int = 0
     void_suit: bool = False
+
+    @property
+    def conditioned(self) -> bool:
+        """Whether the win needs shape conditions beyond melds and a pair."""
+        return self.need_pung or self.need_chow or self.need_yao or self.min_suits > 0
 
     def __post_init__(self) -> None:
         if self.form not in FORMS:
@@ -302,7 +314,10 @@ class Family:
             raise RulesError(f"family pair {self.pair!r} is not one of {', '.join(PAIRS)}")
         if self.constraint not in CONSTRAINTS:
             raise RulesError(f"family constraint {self.constraint!r} is not hz or ne")
-        for flag in ("quads", "irregular", "void_suit"):
+        if self.min_suits not in (0, 1, 2, 3) or isinstance(self.min_suits, bool):
+            raise RulesError(f"family min_suits must be 0–3, got {self.min_suits!r}")
+        for flag in ("quads", "irregular", "void_suit", "need_pung", "need_chow", "need_yao",
+                     "red_pair_pung"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"family {flag} must be true or false")
 

@@ -135,22 +135,6 @@ class Tables:
     honour: np.ndarray
 
 
-def generate() -> Tables:
-    """Build every table from scratch (about two seconds)."""
-    return Tables(
-        std=_build(SUIT_DIGITS, True, True),
-        pung=_build(SUIT_DIGITS, False, True),
-        honour=_build(HONOUR_DIGITS, False, False),
-    )
-
-
-_SHAPES = {
-    "std": (5**SUIT_DIGITS, N_COLS),
-    "pung": (5**SUIT_DIGITS, N_COLS),
-    "honour": (5**HONOUR_DIGITS, N_COLS),
-}
-
-
 def cache_dir() -> Path:
     """Where tables are cached: ``$MJSIM_CACHE`` or ``~/.cache/mjsim``."""
     root = os.environ.get("MJSIM_CACHE") or Path.home() / ".cache" / "mjsim"
@@ -161,49 +145,44 @@ def _digest(array: np.ndarray) -> str:
     return hashlib.sha256(array.tobytes()).hexdigest()
 
 
-def _load_cached(directory: Path) -> Tables | None:
-    arrays = {}
-    for name, shape in _SHAPES.items():
-        path, sig = directory / f"{name}.npy", directory / f"{name}.sha256"
-        if not path.exists() or not sig.exists():
-            return None
+def _write_atomic(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        write(fh)
+    os.replace(tmp, path)
+
+
+def cached_array(stem: Path, shape: tuple[int, ...], build) -> np.ndarray:
+    """``stem.npy`` if its shape, dtype and ``stem.sha256`` check out; else ``build()``,
+    saved atomically (a read-only cache still gets a correct, rebuilt table)."""
+    path, sig = stem.with_suffix(".npy"), stem.with_suffix(".sha256")
+    if path.exists() and sig.exists():
         array = np.load(path)
-        if array.shape != shape or array.dtype != np.uint8 or _digest(array) != sig.read_text().strip():
-            return None
-        arrays[name] = array
-    return Tables(**arrays)
-
-
-def _save(tables: Tables, directory: Path) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    for name in _SHAPES:
-        array = getattr(tables, name)
-        for final, payload in ((directory / f"{name}.npy", None),
-                               (directory / f"{name}.sha256", _digest(array).encode())):
-            tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as fh:
-                if payload is None:
-                    np.save(fh, array)
-                else:
-                    fh.write(payload)
-            os.replace(tmp, final)
+        if array.shape == shape and array.dtype == np.uint8 and _digest(array) == sig.read_text().strip():
+            return array
+    array = build()
+    try:
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, lambda fh: np.save(fh, array))
+        _write_atomic(sig, lambda fh: fh.write(_digest(array).encode()))
+    except OSError:
+        pass
+    return array
 
 
 _TABLES: Tables | None = None
 
 
 def load_tables() -> Tables:
-    """The tables, loaded once per process: from the cache if its shapes and hashes check
-    out, otherwise generated and cached (atomically)."""
+    """The tables, loaded once per process from the cache (checked) or generated."""
     global _TABLES
     if _TABLES is None:
-        directory = cache_dir()
-        tables = _load_cached(directory)
-        if tables is None:
-            tables = generate()
-            try:
-                _save(tables, directory)
-            except OSError:
-                pass  # a read-only home still gets correct (regenerated) tables
-        _TABLES = tables
+        d = cache_dir()
+        suit_shape, honour_shape = (5**SUIT_DIGITS, N_COLS), (5**HONOUR_DIGITS, N_COLS)
+        _TABLES = Tables(
+            std=cached_array(d / "std", suit_shape, lambda: _build(SUIT_DIGITS, True, True)),
+            pung=cached_array(d / "pung", suit_shape, lambda: _build(SUIT_DIGITS, False, True)),
+            honour=cached_array(d / "honour", honour_shape,
+                                lambda: _build(HONOUR_DIGITS, False, False)),
+        )
     return _TABLES

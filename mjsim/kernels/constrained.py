@@ -1,0 +1,133 @@
+"""Exact cost of a standard win under shape conditions (RULES.md §4.5 红中, §4.11 东北).
+
+A condition set asks the whole hand (concealed target plus exposed melds) for some of:
+a pung or kong (``PUNG``; a 中 pair may stand for it), a chow (``CHOW``), a terminal or
+honour tile (``YAO``), and tiles of at least ``min_suits`` suits. Each suit contributes a
+row of :mod:`mjsim.tables.flagged` (fewest tiles for m melds, p pairs and *at least*
+flags F); the honours get the same row from a small DP over their kinds. A DP over the
+four groups then tracks (melds, pair, flags met, suits used) and keeps the cheapest
+state that meets every condition. Exact because every target splits into its groups'
+parts and each part's flags are covered by some F of its row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..tables.flagged import CHOW, N_FLAGS, PUNG, YAO
+from ..tables.suits import INF
+
+MAX_NEED = 4
+HAS_PUNG_MELD = 128
+HAS_YAO_MELD = 256
+
+
+@njit(cache=True)
+def make_work():
+    """Work buffers: two DP layers and one honour row."""
+    shape = (MAX_NEED + 1, 2, N_FLAGS, 4)
+    return (np.empty(shape, np.int64), np.empty(shape, np.int64),
+            np.empty((MAX_NEED + 1, 2, N_FLAGS), np.int64))
+
+
+@njit(cache=True)
+def _honour_rows(counts, honour_mask, wild_mask, red_pair, need, out):
+    """out[m, p, F]: fewest tiles for m honour pungs and p honour pairs with at least F."""
+    exact = np.full((MAX_NEED + 1, 2, N_FLAGS), INF, dtype=np.int64)
+    exact[0, 0, 0] = 0
+    for k in range(7):
+        if not honour_mask[k]:
+            continue
+        kind = 27 + k
+        c = 0 if wild_mask[kind] else np.int64(counts[kind])
+        pair_flags = YAO | (PUNG if red_pair and kind == 33 else 0)
+        for m in range(need, -1, -1):
+            for p in range(1, -1, -1):
+                for f in range(N_FLAGS):
+                    best = exact[m, p, f]
+                    if p == 1:
+                        for g in range(N_FLAGS):
+                            if g | pair_flags == f:
+                                best = min(best, exact[m, 0, g] + max(0, 2 - c))
+                    if m >= 1:
+                        for g in range(N_FLAGS):
+                            if g | PUNG | YAO == f:
+                                best = min(best, exact[m - 1, p, g] + max(0, 3 - c))
+                    exact[m, p, f] = best
+    for m in range(need + 1):
+        for p in range(2):
+            for f in range(N_FLAGS):
+                best = INF
+                for g in range(N_FLAGS):
+                    if g & f == f:
+                        best = min(best, exact[m, p, g])
+                out[m, p, f] = best
+
+
+@njit(cache=True, inline="always")
+def _group_value(flag_tab, idx, hrow, g, m, p, f):
+    if g < 3:
+        return np.int64(flag_tab[idx[g], (m * 2 + p) * N_FLAGS + f])
+    return hrow[m, p, f]
+
+
+@njit(cache=True)
+def constrained_cost(counts, wild_mask, honour_mask, meld_flags, suits_exposed, need,
+                     need_flags, red_pair, min_suits, flag_tab, work):
+    """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions.
+
+    ``need_flags`` is a set of ``PUNG | CHOW | YAO``; ``suits_exposed`` the suit bits
+    (1, 2, 4 for m, p, s) of the exposed melds; ``meld_flags`` their kernel bits.
+    """
+    if need < 0 or need > MAX_NEED:
+        return INF
+    cur, nxt, hrow = work
+    idx = np.zeros(3, dtype=np.int64)
+    for g in range(3):
+        x = 0
+        for k in range(9 * g + 8, 9 * g - 1, -1):
+            x = x * 5 + (0 if wild_mask[k] else np.int64(counts[k]))
+        idx[g] = x
+    _honour_rows(counts, honour_mask, wild_mask, red_pair, need, hrow)
+    have = 0
+    if meld_flags & HAS_PUNG_MELD:
+        have |= PUNG
+    if meld_flags & 1:  # a chow among the exposed melds
+        have |= CHOW
+    if meld_flags & HAS_YAO_MELD:
+        have |= YAO
+    have &= need_flags
+    n_suits = 0
+    for s in range(3):
+        if suits_exposed >> s & 1:
+            n_suits += 1
+    cur[:] = INF
+    cur[0, 0, have, min(n_suits, 3)] = 0
+    for g in range(4):
+        nxt[:] = INF
+        adds_suit = g < 3 and not (suits_exposed >> g & 1)
+        for m in range(need + 1):
+            for p in range(2):
+                for r in range(N_FLAGS):
+                    for s in range(4):
+                        base = cur[m, p, r, s]
+                        if base >= INF:
+                            continue
+                        for mg in range(need - m + 1):
+                            for pg in range(2 - p):
+                                s2 = min(s + 1, 3) if adds_suit and mg + pg > 0 else s
+                                for f in range(N_FLAGS):
+                                    if f & ~need_flags:
+                                        continue
+                                    v = _group_value(flag_tab, idx, hrow, g, mg, pg, f)
+                                    if v >= INF:
+                                        continue
+                                    r2 = r | f
+                                    if base + v < nxt[m + mg, p + pg, r2, s2]:
+                                        nxt[m + mg, p + pg, r2, s2] = base + v
+        cur, nxt = nxt, cur
+    best = INF
+    for s in range(min_suits, 4):
+        best = min(best, cur[need, 1, need_flags, s])
+    return best
