@@ -64,13 +64,14 @@ def _error(text: str, pos: int, token: str, why: str) -> NotationError:
 class _Reader:
     """Turns a hand string into (kind, position, token) triples, group by group."""
 
-    def __init__(self, text: str):
-        self.text = text
-        self.pos = 0
+    def __init__(self, text: str, start: int = 0, end: int | None = None):
+        self.text = text  # the whole input, so that errors quote it with true positions
+        self.pos = start
+        self.end = len(text) if end is None else end
 
     def tiles_until(self, closer: str | None) -> list[tuple[int, int, str]]:
         text, out = self.text, []
-        while self.pos < len(text):
+        while self.pos < self.end:
             ch = text[self.pos]
             if closer is not None and ch == closer:
                 self.pos += 1
@@ -83,21 +84,21 @@ class _Reader:
                 self.pos += 1
             elif ch in _DIGITS:
                 out.extend(self._digit_group())
-            elif ch == "f" and self.pos + 1 < len(text) and text[self.pos + 1] in _DIGITS:
+            elif ch == "f" and self.pos + 1 < self.end and text[self.pos + 1] in _DIGITS:
                 out.append(self._flower())
             elif ch in NUMERAL_ZH:
                 out.append(self._chinese_suited())
             else:
                 out.append(self._word())
         if closer is not None:
-            raise _error(text, len(text), text[-1:], f"missing closing {closer!r}")
+            raise _error(text, self.end, text[self.end - 1:self.end], f"missing closing {closer!r}")
         return out
 
     def _digit_group(self) -> list[tuple[int, int, str]]:
         text, start = self.text, self.pos
-        while self.pos < len(text) and text[self.pos] in _DIGITS:
+        while self.pos < self.end and text[self.pos] in _DIGITS:
             self.pos += 1
-        if self.pos >= len(text):
+        if self.pos >= self.end:
             raise _error(text, start, text[start:], "digits without a suit letter (m, p, s or z)")
         letter = text[self.pos]
         suit = letter if letter in "mpsz" else _SUIT_WORDS.get(letter)
@@ -179,22 +180,22 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
         from .rules import load_rules  # the facade accepts a name; the layer below stays rule-free
 
         rules = load_rules(rules)
-    body, win_tile, win_by = _split_winning_tile(text)
-    reader = _Reader(body)
+    end, win_tile, win_by = _split_winning_tile(text)
+    reader = _Reader(text, 0, end)
     concealed: list[tuple[int, int, str]] = []
     melds: list[Meld] = []
     flowers: list[int] = []
     seen: list[tuple[int, int, str]] = []
-    while reader.pos < len(body):
-        ch = body[reader.pos]
+    while reader.pos < end:
+        ch = text[reader.pos]
         if ch in "[{":
             start = reader.pos
             reader.pos += 1
             group = reader.tiles_until("]" if ch == "[" else "}")
-            melds.append(_meld_from(group, ch == "{", body, start, reader.pos))
+            melds.append(_meld_from(group, ch == "{", text, start, reader.pos))
             seen.extend(group)
         elif ch in "]}":
-            raise _error(body, reader.pos, ch, "closing bracket without an opening one")
+            raise _error(text, reader.pos, ch, "closing bracket without an opening one")
         else:
             run = reader.tiles_until(None)
             for tile in run:
@@ -219,19 +220,19 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
 _WIN_RE = re.compile(r"\+\s*(\S+?)\s*(?:\((ron|tsumo|自摸|点炮)\))?\s*$")
 
 
-def _split_winning_tile(text: str) -> tuple[str, tuple[int, int, str] | None, str | None]:
+def _split_winning_tile(text: str) -> tuple[int, tuple[int, int, str] | None, str | None]:
+    """Where the hand before ``+`` ends, the winning tile (kind, position, token) and how."""
     plus = text.find("+")
     if plus < 0:
-        return text, None, None
+        return len(text), None, None
     match = _WIN_RE.fullmatch(text, plus)
     if match is None:
         raise _error(text, plus, text[plus:], "after '+' write one tile and optionally (ron) or (tsumo)")
-    tiles = _Reader(match.group(1)).tiles_until(None)
+    tiles = _Reader(text, match.start(1), match.end(1)).tiles_until(None)
     if len(tiles) != 1 or tiles[0][0] >= N_KINDS:
         raise _error(text, plus + 1, match.group(1), "the winning tile after '+' must be one tile")
     by = {"自摸": "tsumo", "点炮": "ron"}.get(match.group(2), match.group(2))
-    kind, _, token = tiles[0]
-    return text[:plus], (kind, plus + 1, token), by
+    return plus, tiles[0], by
 
 
 def _check(text, seen, concealed, melds, flowers, rules) -> None:
@@ -280,16 +281,31 @@ def _meld_compact(meld: Meld) -> str:
     return ("{%s}" if meld.concealed else "[%s]") % inner
 
 
+def _without_win(hand: Hand) -> np.ndarray:
+    counts = hand.counts.copy()
+    if hand.win_tile is not None:
+        counts[hand.win_tile] -= 1
+    return counts
+
+
+def _win_suffix(hand: Hand, tile_text) -> list[str]:
+    if hand.win_tile is None:
+        return []
+    return ["+" + tile_text(hand.win_tile) + (f" ({hand.win_by})" if hand.win_by else "")]
+
+
 def to_compact(hand: Hand) -> str:
-    """Write a hand back in compact notation (concealed tiles, melds, flowers)."""
-    parts = [counts_to_compact(hand.counts)] if hand.n_concealed else []
+    """Write a hand back in compact notation (concealed tiles, melds, flowers, ``+tile``)."""
+    counts = _without_win(hand)
+    parts = [counts_to_compact(counts)] if counts.any() else []
     parts += [_meld_compact(m) for m in hand.melds]
     parts += [name(f) for f in sorted(hand.flowers)]
-    return " ".join(parts)
+    return " ".join(parts + _win_suffix(hand, name))
 
 
 def _kinds_of(hand: Hand) -> tuple[list[int], list[list[int]]]:
-    concealed = [k for k in range(N_KINDS) for _ in range(int(hand.counts[k]))]
+    counts = _without_win(hand)
+    concealed = [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
     return concealed, [list(m.kinds) for m in hand.melds]
 
 
@@ -300,7 +316,7 @@ def to_chinese(hand: Hand) -> str:
     for meld, kinds in zip(hand.melds, melds):
         parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(zh_name(k) for k in kinds))
     parts += [zh_name(f) for f in sorted(hand.flowers)]
-    return " ".join(parts)
+    return " ".join(parts + _win_suffix(hand, zh_name))
 
 
 def to_unicode(hand: Hand) -> str:
@@ -314,7 +330,7 @@ def to_unicode(hand: Hand) -> str:
     for meld, kinds in zip(hand.melds, melds):
         parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(glyph(k) for k in kinds))
     parts += [glyph(f) for f in sorted(hand.flowers)]
-    return " ".join(parts)
+    return " ".join(parts + _win_suffix(hand, glyph))
 
 
 def parse_tiles(text: str) -> np.ndarray:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 console = Console()
@@ -42,7 +43,7 @@ def emit_json(data: Any) -> None:
 
 def fail(message: str) -> typer.Exit:
     """Print a user error on stderr and return the exit to raise (status 2)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
 
 

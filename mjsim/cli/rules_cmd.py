@@ -26,7 +26,8 @@ def list_cmd(json: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
         ])
         return
     table = Table(title="mjsim rule sets")
-    for col in ("id", "name", "中文", "tiles", "hand", "RULES.md"):
+    table.add_column("id", no_wrap=True)
+    for col in ("name", "中文", "tiles", "hand", "RULES.md"):
         table.add_column(col)
     for r in presets:
         table.add_row(r.id, r.name, r.name_zh, str(r.tile_set), str(r.hand_size), f"§{r.section}")
@@ -51,7 +52,8 @@ def show_cmd(
                               for f in rules.families)
                   + f"; options hash {rules.options_hash}")
     table = Table()
-    for col in ("option", "value", "default", "中文", "meaning", "source"):
+    table.add_column("option", no_wrap=True)
+    for col in ("value", "default", "中文", "meaning", "source"):
         table.add_column(col, overflow="fold")
     for opt in rules.schema:
         value = rules[opt.name]
