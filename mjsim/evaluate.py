@@ -58,7 +58,10 @@ def _family_row(fam) -> tuple[int, ...]:
         need = (PUNG if fam.need_pung else 0) | (CHOW if fam.need_chow else 0) | (
             YAO if fam.need_yao else 0)
         return (K.CONSTRAINED, pair, 0, need, int(fam.red_pair_pung), fam.min_suits)
-    return (K.FORMS[fam.form], pair, int(fam.quads), 0, 0, 0)
+    if fam.form == "all_258" and not fam.irregular:
+        raise HandError("all_258 is only supported in any arrangement (irregular = true)")
+    flag = fam.irregular if fam.form == "all_honours" else fam.quads
+    return (K.FORMS[fam.form], pair, int(flag), 0, 0, 0)
 
 
 @lru_cache(maxsize=64)
@@ -82,7 +85,7 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
         kind_mask=kinds,
         honour_mask=kinds[27:].copy(),
         void=-1 if any(f.void_suit for f in rules.families) else -2,
-        tables=(t.std, t.pung, t.honour, flagged),
+        tables=(t.std, t.pung, t.honour if kinds[27:].any() else K.no_honours(), flagged),
     )
 
 
@@ -148,11 +151,12 @@ def _check_size(hand: Hand, rules: RuleSet, sizes: tuple[int, ...]) -> None:
 
 def _cost(hand: Hand, rules: RuleSet, form: str | None, wild: WildSpec, void: int | None) -> int:
     comp = compile_rules(rules, form)
+    caps = 4 - (np.asarray(hand.all_counts(), dtype=np.int64) - hand.counts)
     return int(
         K.hand_cost(
             hand.counts, len(hand.melds), meld_flags(hand), _void(comp, void),
             comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-            comp.tables, K.make_scratch(),
+            caps, comp.tables, K.make_scratch(),
         )
     )
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..tables.suits import INF, N_COLS, N_PAIR
+from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
 
 # family forms (column 0 of a family row)
@@ -38,7 +38,8 @@ FORMS = {
     "mixed_one_suit": MIXED_ONE_SUIT,
     "quanqiuren": QUANQIUREN,
 }
-#: columns of a family row: form, pair type, quads, then for CONSTRAINED the condition
+#: columns of a family row: form, pair type, a form flag (quads for the pair forms, any
+#: arrangement for all_honours), then for CONSTRAINED the condition
 #: flags (mjsim.tables.flagged PUNG | CHOW | YAO), 中 pair as pung, and minimum suits
 FAMILY_COLUMNS = 6
 PAIR_ANY, PAIR_258 = 1, 2
@@ -57,10 +58,35 @@ IMPOSSIBLE = 99
 _SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
 
 
+@njit(cache=True, inline="always")
+def _base5(counts, wild_mask, first, last):
+    """Base-5 index of kinds ``first``..``last`` (wildcards count as absent) and the
+    wildcards among them."""
+    x = 0
+    wild = 0
+    for k in range(last, first - 1, -1):
+        c = np.int64(counts[k])
+        if wild_mask[k]:
+            wild += c
+            c = 0
+        x = x * 5 + c
+    return x, wild
+
+
+@njit(cache=True, inline="always")
+def _group_indices(counts, wild_mask):
+    """Row indices of the suits m, p, s and the honours, and the wildcards held."""
+    i0, w0 = _base5(counts, wild_mask, 0, 8)
+    i1, w1 = _base5(counts, wild_mask, 9, 17)
+    i2, w2 = _base5(counts, wild_mask, 18, 26)
+    i3, w3 = _base5(counts, wild_mask, 27, 33)
+    return i0, i1, i2, i3, w0 + w1 + w2 + w3
+
+
 @njit(cache=True)
-def _honour_row(counts, honour_mask, wild_mask, out):
-    """Costs of the honour group (pungs and pairs only) when only some honours exist;
-    wildcard kinds count as empty."""
+def _honour_row(counts, honour_mask, wild_mask, caps, out):
+    """Costs of the honour group (pungs and pairs only) when only some honours exist or
+    some kinds are capped below four; wildcard kinds count as empty."""
     # dp[m, p] over honour kinds: each kind takes nothing, a pair or a pung (not both: 5 > 4)
     dp = np.full((6, 2), INF, dtype=np.int64)
     dp[0, 0] = 0
@@ -68,8 +94,8 @@ def _honour_row(counts, honour_mask, wild_mask, out):
         if not honour_mask[k]:
             continue
         c = 0 if wild_mask[27 + k] else np.int64(counts[27 + k])
-        pair_cost = max(0, 2 - c)
-        pung_cost = max(0, 3 - c)
+        pair_cost = max(0, 2 - c) if caps[27 + k] >= 2 else INF
+        pung_cost = max(0, 3 - c) if caps[27 + k] >= 3 else INF
         for m in range(5, -1, -1):
             for p in range(1, -1, -1):
                 best = dp[m, p]
@@ -84,33 +110,63 @@ def _honour_row(counts, honour_mask, wild_mask, out):
         out[m * N_PAIR + 2] = INF
 
 
+@njit(cache=True)
+def _suit_row_capped(counts, wild_mask, caps, g, chows, out):
+    """A suit's row computed directly, with per-kind caps (copies in exposed melds).
+
+    DP over the ranks; the state is (chows begun one and two ranks back, melds, pair:
+    none / not 258 / 258), and each rank chooses new chows, a pung and the pair.
+    """
+    dp = np.full((5, 5, MAX_MELDS + 1, 3), INF, dtype=np.int64)
+    nd = np.empty_like(dp)
+    dp[0, 0, 0, 0] = 0
+    for r in range(9):
+        k = 9 * g + r
+        have = 0 if wild_mask[k] else np.int64(counts[k])
+        nd[:] = INF
+        max_new = 4 if chows and r < 7 else 0
+        for c1 in range(5):
+            for c2 in range(5):
+                for m in range(MAX_MELDS + 1):
+                    for p in range(3):
+                        v = dp[c1, c2, m, p]
+                        if v >= INF:
+                            continue
+                        for new in range(max_new + 1):
+                            for pung in range(2):
+                                for pr in range(2 if p == 0 else 1):
+                                    mm = m + new + pung
+                                    t = c1 + c2 + new + 3 * pung + 2 * pr
+                                    if mm > MAX_MELDS or t > caps[k]:
+                                        continue
+                                    p2 = p if pr == 0 else (2 if r % 3 == 1 else 1)
+                                    cost = v + max(t - have, 0)
+                                    if cost < nd[new, c1, mm, p2]:
+                                        nd[new, c1, mm, p2] = cost
+        dp[:] = nd
+    for m in range(MAX_MELDS + 1):
+        out[m * N_PAIR] = min(dp[0, 0, m, 0], INF)
+        out[m * N_PAIR + 1] = min(dp[0, 0, m, 1], dp[0, 0, m, 2], INF)
+        out[m * N_PAIR + 2] = min(dp[0, 0, m, 2], INF)
+
+
 @njit(cache=True, inline="always")
-def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, rows, t):
-    """Copy the four groups' rows of ``tab`` into ``rows[t]``; return the wildcards held."""
-    wild = 0
+def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, caps, capped, rows, t):
+    """Copy the four groups' rows of ``tab`` into ``rows[t]`` (``t`` = 1: the all-pung
+    table); with ``capped`` they are computed under ``caps`` instead."""
     for g in range(3):
-        idx = 0
-        for k in range(9 * g + 8, 9 * g - 1, -1):
-            c = np.int64(counts[k])
-            if wild_mask[k]:
-                wild += c
-                c = 0
-            idx = idx * 5 + c
+        if capped:
+            _suit_row_capped(counts, wild_mask, caps, g, t == 0, rows[t, g])
+            continue
+        idx, _ = _base5(counts, wild_mask, 9 * g, 9 * g + 8)
         for col in range(N_COLS):
             rows[t, g, col] = tab[idx, col]
-    idx = 0
-    for k in range(33, 26, -1):
-        c = np.int64(counts[k])
-        if wild_mask[k]:
-            wild += c
-            c = 0
-        idx = idx * 5 + c
-    if full_honours:
+    if full_honours and not capped:
+        idx, _ = _base5(counts, wild_mask, 27, 33)
         for col in range(N_COLS):
             rows[t, 3, col] = hon_tab[idx, col]
     else:
-        _honour_row(counts, honour_mask, wild_mask, rows[t, 3])
-    return wild
+        _honour_row(counts, honour_mask, wild_mask, caps, rows[t, 3])
 
 
 @njit(cache=True, inline="always")
@@ -140,26 +196,6 @@ def _merge(rows, t, need, pair, allowed, nonempty, left, right):
     best = INF
     for m in range(need + 1):
         best = min(best, left[m, 0] + right[need - m, 1], left[m, 1] + right[need - m, 0])
-    return best
-
-
-@njit(cache=True, inline="always")
-def _merge_all(rows, t, need, pair):
-    """:func:`_merge` when every group takes part freely (the common case), unrolled."""
-    best = INF
-    for m0 in range(need + 1):
-        for m1 in range(need + 1 - m0):
-            a = rows[t, 0, m0 * N_PAIR] + rows[t, 1, m1 * N_PAIR]
-            ap = min(rows[t, 0, m0 * N_PAIR + pair] + rows[t, 1, m1 * N_PAIR],
-                     rows[t, 0, m0 * N_PAIR] + rows[t, 1, m1 * N_PAIR + pair])
-            if min(a, ap) >= best:
-                continue
-            for m2 in range(need + 1 - m0 - m1):
-                m3 = need - m0 - m1 - m2
-                b = rows[t, 2, m2 * N_PAIR] + rows[t, 3, m3 * N_PAIR]
-                bp = min(rows[t, 2, m2 * N_PAIR + pair] + rows[t, 3, m3 * N_PAIR],
-                         rows[t, 2, m2 * N_PAIR] + rows[t, 3, m3 * N_PAIR + pair])
-                best = min(best, a + bp, ap + b)
     return best
 
 
@@ -219,7 +255,7 @@ def _only_cost(counts, wild_mask, kind_mask, form, size):
     return size - min(have, size)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_mask,
           wild_mask, rows, left, right, flag_tab, cwork):
     """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
@@ -245,7 +281,9 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
             return INF
         if form == ALL_HONOURS and meld_flags & (SUIT_M | SUIT_P | SUIT_S):
             return INF
-        return _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+        if quads or form == ALL_258:  # column 2 of all_honours: any arrangement (乱风)
+            return _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+        return _merge(rows, 0, need, pair, 8, 0, left, right)
     if form == QUANQIUREN and (n_melds != melds or meld_flags & HAS_CONCEALED_KONG):
         return INF
     if form == ALL_PUNGS and meld_flags & HAS_CHOW:
@@ -255,8 +293,6 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
     if void >= 0:
         allowed &= ~(1 << void)
     if form != ONE_SUIT and form != MIXED_ONE_SUIT:
-        if allowed == 15:
-            return _merge_all(rows, t, need, pair)
         return _merge(rows, t, need, pair, allowed, 0, left, right)
     suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
     best = INF
@@ -275,30 +311,103 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
 
 
 @njit(cache=True, inline="always")
+def _merge_tables(tab, hon, i0, i1, i2, i3, need, pair):
+    """:func:`_merge` over all four groups, read straight from the tables."""
+    best = INF
+    for m0 in range(need + 1):
+        for m1 in range(need + 1 - m0):
+            a = np.int64(tab[i0, m0 * N_PAIR]) + tab[i1, m1 * N_PAIR]
+            ap = min(np.int64(tab[i0, m0 * N_PAIR + pair]) + tab[i1, m1 * N_PAIR],
+                     np.int64(tab[i0, m0 * N_PAIR]) + tab[i1, m1 * N_PAIR + pair])
+            if min(a, ap) >= best:
+                continue
+            for m2 in range(need + 1 - m0 - m1):
+                m3 = need - m0 - m1 - m2
+                b = np.int64(tab[i2, m2 * N_PAIR]) + hon[i3, m3 * N_PAIR]
+                bp = min(np.int64(tab[i2, m2 * N_PAIR + pair]) + hon[i3, m3 * N_PAIR],
+                         np.int64(tab[i2, m2 * N_PAIR]) + hon[i3, m3 * N_PAIR + pair])
+                best = min(best, a + bp, ap + b)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _merge_fast(tab, hon, i0, i1, i2, i3, need, pair):
+    """:func:`_merge_tables` with the common (melds, pair) as constants so they unroll."""
+    if need == 4:
+        if pair == PAIR_ANY:
+            return _merge_tables(tab, hon, i0, i1, i2, i3, 4, PAIR_ANY)
+        return _merge_tables(tab, hon, i0, i1, i2, i3, 4, PAIR_258)
+    if need == 5 and pair == PAIR_ANY:
+        return _merge_tables(tab, hon, i0, i1, i2, i3, 5, PAIR_ANY)
+    return _merge_tables(tab, hon, i0, i1, i2, i3, need, pair)
+
+
+@njit(cache=True, inline="always")
 def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-               wild_mask, tabs, rows, left, right, cwork):
+               wild_mask, caps, tabs, rows, left, right, cwork):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
-    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables.
+    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables; when the rule set has
+    no honours the honour table is the one-row :func:`no_honours` table. ``caps`` are
+    the copies of each kind the concealed part may still hold (4 minus those in exposed
+    melds). Common families read the tables directly; the rest, and capped hands, go
+    through :func:`_cost` on copied or computed rows.
     """
     std_tab, pung_tab, hon_tab, flag_tab = tabs
-    full_honours = True
+    i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
+    n_honours = 0
     for k in range(7):
-        full_honours = full_honours and honour_mask[k]
-    wild = _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full_honours, rows, 0)
-    pung_filled = False
+        n_honours += honour_mask[k]
+    if n_honours == 0:
+        i3 = 0
+    capped = False
+    for k in range(34):
+        capped = capped or caps[k] < 4
+    simple = void == -2 and (n_honours == 0 or n_honours == 7) and not capped
+    need = melds - n_melds
     best = INF
+    rows_ready = False
     first, last = (0, 2) if void == -1 else (void, void)
     for f in range(families.shape[0]):
         form = families[f, 0]
-        if form == ALL_PUNGS and not pung_filled:
-            _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full_honours, rows, 1)
-            pung_filled = True
-        for v in range(first, last + 1):
-            c = _cost(counts, n_melds, meld_flags, v, families[f], melds, kind_mask, honour_mask,
-                      wild_mask, rows, left, right, flag_tab, cwork)
-            best = min(best, c)
+        pair = families[f, 1]
+        if need < 0:
+            break
+        if simple and form == STANDARD:
+            best = min(best, _merge_fast(std_tab, hon_tab, i0, i1, i2, i3, need, pair))
+        elif simple and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
+            best = min(best, _merge_fast(pung_tab, hon_tab, i0, i1, i2, i3, need, pair))
+        elif simple and form == SEVEN_PAIRS:
+            if n_melds == 0:
+                best = min(best, _pairs_cost(counts, wild_mask, kind_mask, -2, 7, families[f, 2],
+                                             False))
+        elif simple and form == ONE_SUIT and meld_flags == 0:
+            col = need * N_PAIR + pair
+            best = min(best, std_tab[i0, col], std_tab[i1, col], std_tab[i2, col])
+        elif simple and form == ALL_258 and meld_flags == 0:
+            best = min(best, _only_cost(counts, wild_mask, kind_mask, ALL_258, 3 * need + 2))
+        elif form == QUANQIUREN and n_melds != melds:
+            continue
+        elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:
+            if not rows_ready:
+                full = n_honours == 7
+                _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full, caps, capped,
+                           rows, 0)
+                _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full, caps, capped,
+                           rows, 1)
+                rows_ready = True
+            for v in range(first, last + 1):
+                c = _cost(counts, n_melds, meld_flags, v, families[f], melds, kind_mask,
+                          honour_mask, wild_mask, rows, left, right, flag_tab, cwork)
+                best = min(best, c)
     return INF if best >= INF else max(best - wild, 0)
+
+
+def no_honours() -> np.ndarray:
+    """The honour table of a rule set without honours: one row, only the empty target."""
+    row = np.full((1, N_COLS), INF, dtype=np.uint8)
+    row[0, 0] = 0
+    return row
 
 
 def make_scratch():
@@ -310,7 +419,7 @@ def make_scratch():
 
 @njit(cache=True)
 def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-              wild_mask, tabs, scratch):
+              wild_mask, caps, tabs, scratch):
     """Fewest tiles missing from the nearest win of any family; shanten is this minus one.
 
     ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
@@ -318,7 +427,7 @@ def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, hon
     """
     rows, left, right, cwork = scratch
     return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                      honour_mask, wild_mask, tabs, rows, left, right, cwork)
+                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork)
 
 
 _make_scratch = njit(cache=True)(make_scratch)
@@ -338,8 +447,10 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         rows, left, right, cwork = _make_scratch()
+        caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             cost = _hand_cost(hands[i], n_melds[i], meld_flags[i], void[i], families, melds,
-                              kind_mask, honour_mask, wild_mask, tabs, rows, left, right, cwork)
+                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
+                              cwork)
             out[i] = IMPOSSIBLE if cost >= INF else cost - 1
     return out

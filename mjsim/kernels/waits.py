@@ -19,9 +19,9 @@ CHUNK = 1024
 
 @njit(cache=True, inline="always")
 def _cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask, wild_mask,
-          tabs, rows, left, right, cwork):
+          caps, tabs, rows, left, right, cwork):
     return _hand_cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask,
-                      wild_mask, tabs, rows, left, right, cwork)
+                      wild_mask, caps, tabs, rows, left, right, cwork)
 
 
 @njit(cache=True, parallel=True)
@@ -33,11 +33,14 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         rows, left, right, cwork = _make_scratch()
+        caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             h = hands[i]
+            for k in range(34):
+                caps[k] = 4 - (owned[i, k] - h[k])  # copies in the row's exposed melds
             base = _cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
-                         honour_mask, wild_mask, tabs, rows, left, right, cwork)
+                         honour_mask, wild_mask, caps, tabs, rows, left, right, cwork)
             if base != 1:
                 continue
             work[:] = h
@@ -46,7 +49,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
                     continue
                 work[t] += 1
                 cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                             kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                              cwork)
                 work[t] -= 1
                 out[i, t] = cost == 0
@@ -64,15 +67,18 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         rows, left, right, cwork = _make_scratch()
+        caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             work[:] = hands[i]
+            for k in range(34):
+                caps[k] = 4 - (owned[i, k] - hands[i, k])
             for d in range(34):
                 if hands[i, d] == 0:
                     continue
                 work[d] -= 1
                 base = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                             kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                              cwork)
                 after[i, d] = base
                 for t in range(34):
@@ -80,7 +86,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
                         continue
                     work[t] += 1
                     cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                                 kind_mask, honour_mask, wild_mask, tabs, rows, left, right,
+                                 kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                                  cwork)
                     work[t] -= 1
                     improves[i, d, t] = cost < base
