@@ -54,7 +54,7 @@ def _family_row(fam) -> tuple[int, ...]:
     pair = K.PAIR_258 if fam.pair == "258" else K.PAIR_ANY
     if fam.conditioned:
         if fam.form != "standard" or fam.pair != "any":
-            raise HandError(f"shape conditions are only supported on the standard any-pair form")
+            raise HandError("shape conditions are only supported on the standard any-pair form")
         need = (PUNG if fam.need_pung else 0) | (CHOW if fam.need_chow else 0) | (
             YAO if fam.need_yao else 0)
         return (K.CONSTRAINED, pair, 0, need, int(fam.red_pair_pung), fam.min_suits)

@@ -25,14 +25,14 @@ HAS_YAO_MELD = 256
 
 @njit(cache=True)
 def make_work():
-    """Work buffers: two DP layers and one honour row."""
+    """Work buffers: two DP layers and the rows of the four groups."""
     shape = (MAX_NEED + 1, 2, N_FLAGS, 4)
     return (np.empty(shape, np.int64), np.empty(shape, np.int64),
-            np.empty((MAX_NEED + 1, 2, N_FLAGS), np.int64))
+            np.empty((4, MAX_NEED + 1, 2, N_FLAGS), np.int64))
 
 
 @njit(cache=True)
-def _honour_rows(counts, honour_mask, wild_mask, red_pair, need, out):
+def _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, out):
     """out[m, p, F]: fewest tiles for m honour pungs and p honour pairs with at least F."""
     exact = np.full((MAX_NEED + 1, 2, N_FLAGS), INF, dtype=np.int64)
     exact[0, 0, 0] = 0
@@ -42,6 +42,8 @@ def _honour_rows(counts, honour_mask, wild_mask, red_pair, need, out):
         kind = 27 + k
         c = 0 if wild_mask[kind] else np.int64(counts[kind])
         pair_flags = YAO | (PUNG if red_pair and kind == 33 else 0)
+        pair_cost = max(0, 2 - c) if caps[kind] >= 2 else INF
+        pung_cost = max(0, 3 - c) if caps[kind] >= 3 else INF
         for m in range(need, -1, -1):
             for p in range(1, -1, -1):
                 for f in range(N_FLAGS):
@@ -49,12 +51,18 @@ def _honour_rows(counts, honour_mask, wild_mask, red_pair, need, out):
                     if p == 1:
                         for g in range(N_FLAGS):
                             if g | pair_flags == f:
-                                best = min(best, exact[m, 0, g] + max(0, 2 - c))
+                                best = min(best, exact[m, 0, g] + pair_cost)
                     if m >= 1:
                         for g in range(N_FLAGS):
                             if g | PUNG | YAO == f:
-                                best = min(best, exact[m - 1, p, g] + max(0, 3 - c))
+                                best = min(best, exact[m - 1, p, g] + pung_cost)
                     exact[m, p, f] = best
+    _at_least(exact, need, out)
+
+
+@njit(cache=True)
+def _at_least(exact, need, out):
+    """out[m, p, F] = the cheapest entry of ``exact`` whose flags include F."""
     for m in range(need + 1):
         for p in range(2):
             for f in range(N_FLAGS):
@@ -65,31 +73,72 @@ def _honour_rows(counts, honour_mask, wild_mask, red_pair, need, out):
                 out[m, p, f] = best
 
 
-@njit(cache=True, inline="always")
-def _group_value(flag_tab, idx, hrow, g, m, p, f):
-    if g < 3:
-        return np.int64(flag_tab[idx[g], (m * 2 + p) * N_FLAGS + f])
-    return hrow[m, p, f]
+@njit(cache=True)
+def _suit_rows_capped(counts, wild_mask, caps, g, need, out):
+    """A suit's flagged row computed directly under per-kind caps (copies in exposed
+    melds): DP over the ranks with (chows begun one and two ranks back, melds, pair,
+    flags) as the state."""
+    dp = np.full((5, 5, MAX_NEED + 1, 2, N_FLAGS), INF, dtype=np.int64)
+    nd = np.empty_like(dp)
+    dp[0, 0, 0, 0, 0] = 0
+    for r in range(9):
+        k = 9 * g + r
+        have = 0 if wild_mask[k] else np.int64(counts[k])
+        yao = YAO if r == 0 or r == 8 else 0
+        nd[:] = INF
+        for c1 in range(5):
+            for c2 in range(5):
+                for m in range(need + 1):
+                    for p in range(2):
+                        for f in range(N_FLAGS):
+                            v = dp[c1, c2, m, p, f]
+                            if v >= INF:
+                                continue
+                            for new in range(5 if r < 7 else 1):
+                                for pung in range(2):
+                                    for pr in range(2 - p):
+                                        mm = m + new + pung
+                                        t = c1 + c2 + new + 3 * pung + 2 * pr
+                                        if mm > need or t > caps[k]:
+                                            continue
+                                        f2 = f
+                                        if new:
+                                            f2 |= CHOW | (YAO if r == 0 or r == 6 else 0)
+                                        if pung:
+                                            f2 |= PUNG | yao
+                                        if pr:
+                                            f2 |= yao
+                                        cost = v + max(t - have, 0)
+                                        if cost < nd[new, c1, mm, p + pr, f2]:
+                                            nd[new, c1, mm, p + pr, f2] = cost
+        dp[:] = nd
+    _at_least(dp[0, 0], need, out)
 
 
 @njit(cache=True)
-def constrained_cost(counts, wild_mask, honour_mask, meld_flags, suits_exposed, need,
-                     need_flags, red_pair, min_suits, flag_tab, work):
+def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, suits_exposed,
+                     need, need_flags, red_pair, min_suits, flag_tab, work):
     """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions.
 
     ``need_flags`` is a set of ``PUNG | CHOW | YAO``; ``suits_exposed`` the suit bits
-    (1, 2, 4 for m, p, s) of the exposed melds; ``meld_flags`` their kernel bits.
+    (1, 2, 4 for m, p, s) of the exposed melds; ``meld_flags`` their kernel bits; with
+    ``capped`` the suit rows are computed under ``caps`` instead of read from the table.
     """
     if need < 0 or need > MAX_NEED:
         return INF
-    cur, nxt, hrow = work
-    idx = np.zeros(3, dtype=np.int64)
+    cur, nxt, rows = work
     for g in range(3):
+        if capped:
+            _suit_rows_capped(counts, wild_mask, caps, g, need, rows[g])
+            continue
         x = 0
         for k in range(9 * g + 8, 9 * g - 1, -1):
             x = x * 5 + (0 if wild_mask[k] else np.int64(counts[k]))
-        idx[g] = x
-    _honour_rows(counts, honour_mask, wild_mask, red_pair, need, hrow)
+        for m in range(need + 1):
+            for p in range(2):
+                for f in range(N_FLAGS):
+                    rows[g, m, p, f] = flag_tab[x, (m * 2 + p) * N_FLAGS + f]
+    _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, rows[3])
     have = 0
     if meld_flags & HAS_PUNG_MELD:
         have |= PUNG
@@ -120,7 +169,7 @@ def constrained_cost(counts, wild_mask, honour_mask, meld_flags, suits_exposed, 
                                 for f in range(N_FLAGS):
                                     if f & ~need_flags:
                                         continue
-                                    v = _group_value(flag_tab, idx, hrow, g, mg, pg, f)
+                                    v = rows[g, mg, pg, f]
                                     if v >= INF:
                                         continue
                                     r2 = r | f

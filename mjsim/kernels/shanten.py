@@ -257,7 +257,7 @@ def _only_cost(counts, wild_mask, kind_mask, form, size):
 
 @njit(cache=True)
 def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_mask,
-          wild_mask, rows, left, right, flag_tab, cwork):
+          wild_mask, caps, capped, rows, left, right, flag_tab, cwork):
     """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
 
     ``rows[0]`` must hold the group rows of the chow-and-pung table and, for 碰碰胡,
@@ -269,8 +269,9 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
         return INF
     if form == CONSTRAINED:
         suits = (meld_flags >> 2) & 7
-        return constrained.constrained_cost(counts, wild_mask, honour_mask, meld_flags, suits,
-                                            need, family[3], family[4], family[5], flag_tab, cwork)
+        return constrained.constrained_cost(counts, wild_mask, honour_mask, caps, capped,
+                                            meld_flags, suits, need, family[3], family[4],
+                                            family[5], flag_tab, cwork)
     if form == SEVEN_PAIRS or form == EIGHT_PAIRS:
         if n_melds > 0:
             return INF
@@ -398,7 +399,8 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
                 rows_ready = True
             for v in range(first, last + 1):
                 c = _cost(counts, n_melds, meld_flags, v, families[f], melds, kind_mask,
-                          honour_mask, wild_mask, rows, left, right, flag_tab, cwork)
+                          honour_mask, wild_mask, caps, capped, rows, left, right, flag_tab,
+                          cwork)
                 best = min(best, c)
     return INF if best >= INF else max(best - wild, 0)
 
