@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import typer
+
+from ..progress import progress_bar  # noqa: F401  (the CLI's one progress bar)
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 console = Console()
 err_console = Console(stderr=True)
@@ -45,26 +44,6 @@ def fail(message: str) -> typer.Exit:
     """Print a user error on stderr and return the exit to raise (status 2)."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
-
-
-@contextmanager
-def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator[Any]:
-    """The one progress bar of every long run; yields ``advance(n)``, on stderr.
-
-    Hidden when ``enabled`` is false (``--json`` or ``--quiet``) or stderr is not a terminal.
-    """
-    show = enabled and err_console.is_terminal
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        disable=not show,
-        transient=False,
-    ) as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda n=1: bar.advance(task, n)
 
 
 def rules_from(name: str, settings: list[str] | None):

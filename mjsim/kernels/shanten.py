@@ -345,14 +345,15 @@ def _merge_fast(tab, hon, i0, i1, i2, i3, need, pair):
 
 @njit(cache=True, inline="always")
 def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-               wild_mask, caps, tabs, rows, left, right, cwork):
+               wild_mask, caps, tabs, rows, left, right, cwork, per_family):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
     ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables; when the rule set has
     no honours the honour table is the one-row :func:`no_honours` table. ``caps`` are
     the copies of each kind the concealed part may still hold (4 minus those in exposed
     melds). Common families read the tables directly; the rest, and capped hands, go
-    through :func:`_cost` on copied or computed rows.
+    through :func:`_cost` on copied or computed rows. Each family's own cost is left in
+    ``per_family``.
     """
     std_tab, pung_tab, hon_tab, flag_tab = tabs
     i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
@@ -372,23 +373,23 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
     for f in range(families.shape[0]):
         form = families[f, 0]
         pair = families[f, 1]
+        cost = INF
         if need < 0:
-            break
-        if simple and form == STANDARD:
-            best = min(best, _merge_fast(std_tab, hon_tab, i0, i1, i2, i3, need, pair))
+            pass
+        elif simple and form == STANDARD:
+            cost = _merge_fast(std_tab, hon_tab, i0, i1, i2, i3, need, pair)
         elif simple and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
-            best = min(best, _merge_fast(pung_tab, hon_tab, i0, i1, i2, i3, need, pair))
+            cost = _merge_fast(pung_tab, hon_tab, i0, i1, i2, i3, need, pair)
         elif simple and form == SEVEN_PAIRS:
             if n_melds == 0:
-                best = min(best, _pairs_cost(counts, wild_mask, kind_mask, -2, 7, families[f, 2],
-                                             False))
+                cost = _pairs_cost(counts, wild_mask, kind_mask, -2, 7, families[f, 2], False)
         elif simple and form == ONE_SUIT and meld_flags == 0:
             col = need * N_PAIR + pair
-            best = min(best, std_tab[i0, col], std_tab[i1, col], std_tab[i2, col])
+            cost = min(std_tab[i0, col], std_tab[i1, col], std_tab[i2, col])
         elif simple and form == ALL_258 and meld_flags == 0:
-            best = min(best, _only_cost(counts, wild_mask, kind_mask, ALL_258, 3 * need + 2))
+            cost = _only_cost(counts, wild_mask, kind_mask, ALL_258, 3 * need + 2)
         elif form == QUANQIUREN and n_melds != melds:
-            continue
+            pass
         elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:
             if not rows_ready:
                 full = n_honours == 7
@@ -398,11 +399,13 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
                            rows, 1)
                 rows_ready = True
             for v in range(first, last + 1):
-                c = _cost(counts, n_melds, meld_flags, v, families[f], melds, kind_mask,
-                          honour_mask, wild_mask, caps, capped, rows, left, right, flag_tab,
-                          cwork)
-                best = min(best, c)
-    return INF if best >= INF else max(best - wild, 0)
+                cost = min(cost, _cost(counts, n_melds, meld_flags, v, families[f], melds,
+                                       kind_mask, honour_mask, wild_mask, caps, capped, rows,
+                                       left, right, flag_tab, cwork))
+        cost = INF if cost >= INF else max(cost - wild, 0)
+        per_family[f] = cost
+        best = min(best, cost)
+    return best
 
 
 def no_honours() -> np.ndarray:
@@ -416,7 +419,7 @@ def make_scratch():
     """Work buffers of one thread: group rows of both tables, two merge tables, and the
     constrained DP's buffers."""
     return (np.empty((2, 4, N_COLS), np.int64), np.empty((6, 2), np.int64),
-            np.empty((6, 2), np.int64), constrained.make_work())
+            np.empty((6, 2), np.int64), constrained.make_work(), np.empty(16, np.int64))
 
 
 @njit(cache=True)
@@ -427,9 +430,9 @@ def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, hon
     ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
     :func:`make_scratch`'s buffers. Returns ``INF`` when no family is in reach.
     """
-    rows, left, right, cwork = scratch
+    rows, left, right, cwork, per_family = scratch
     return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork)
+                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
 
 
 _make_scratch = njit(cache=True)(make_scratch)
@@ -439,20 +442,26 @@ CHUNK = 2048
 
 @njit(cache=True, parallel=True)
 def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-                 wild_mask, tabs):
-    """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach).
+                 wild_mask, tabs, by_family):
+    """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach);
+    with ``by_family`` also each family's own shanten (int8[N, F]; else int8[N, 0]).
 
     Rows are taken in chunks so that each thread allocates its work buffers once.
     """
     n = hands.shape[0]
+    n_fam = families.shape[0]
     out = np.empty(n, dtype=np.int8)
+    per = np.empty((n, n_fam if by_family else 0), dtype=np.int8)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows, left, right, cwork = _make_scratch()
+        rows, left, right, cwork, per_family = _make_scratch()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             cost = _hand_cost(hands[i], n_melds[i], meld_flags[i], void[i], families, melds,
                               kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                              cwork)
+                              cwork, per_family)
             out[i] = IMPOSSIBLE if cost >= INF else cost - 1
-    return out
+            if by_family:
+                for f in range(n_fam):
+                    per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
+    return out, per

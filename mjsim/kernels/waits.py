@@ -19,9 +19,9 @@ CHUNK = 1024
 
 @njit(cache=True, inline="always")
 def _cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask, wild_mask,
-          caps, tabs, rows, left, right, cwork):
+          caps, tabs, rows, left, right, cwork, per_family):
     return _hand_cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask,
-                      wild_mask, caps, tabs, rows, left, right, cwork)
+                      wild_mask, caps, tabs, rows, left, right, cwork, per_family)
 
 
 @njit(cache=True, parallel=True)
@@ -32,7 +32,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
     out = np.zeros((n, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows, left, right, cwork = _make_scratch()
+        rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -40,7 +40,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
             for k in range(34):
                 caps[k] = 4 - (owned[i, k] - h[k])  # copies in the row's exposed melds
             base = _cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
-                         honour_mask, wild_mask, caps, tabs, rows, left, right, cwork)
+                         honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
             if base != 1:
                 continue
             work[:] = h
@@ -50,7 +50,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
                 work[t] += 1
                 cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                             cwork)
+                             cwork, per_family)
                 work[t] -= 1
                 out[i, t] = cost == 0
     return out
@@ -66,7 +66,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
     improves = np.zeros((n, 34, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        rows, left, right, cwork = _make_scratch()
+        rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -79,7 +79,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
                 work[d] -= 1
                 base = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                             cwork)
+                             cwork, per_family)
                 after[i, d] = base
                 for t in range(34):
                     if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
@@ -87,7 +87,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
                     work[t] += 1
                     cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                                  kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                                 cwork)
+                                 cwork, per_family)
                     work[t] -= 1
                     improves[i, d, t] = cost < base
                 work[d] += 1

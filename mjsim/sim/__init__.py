@@ -1,0 +1,1 @@
+"""Drivers: walls, dealing, chunked parallel runs, Parquet datasets with resume."""

@@ -1,0 +1,1 @@
+"""Estimators with standard errors and intervals, and exact deal-time probabilities."""
