@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import hand_cmd, rules_cmd
+from . import hand_cmd, rules_cmd, study_cmd
 
 app = typer.Typer(
     name="mjsim",
@@ -21,6 +21,7 @@ app = typer.Typer(
 )
 app.add_typer(rules_cmd.app, name="rules")
 hand_cmd.register(app)
+study_cmd.register(app)
 
 
 def _version(value: bool) -> None:

@@ -1,0 +1,131 @@
+"""``mjsim deal``, ``mjsim qishou``, ``mjsim exact`` and ``mjsim report``: dealt-hand studies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ..kernels import qishou as Q
+from ..sim.deals import DEFAULT_CHUNK, has_qishou, write_deals
+from ..sim.parts import RunMismatch
+from ..stats.qishou_freq import qishou_study
+from .output import console, emit_json, fail, rules_from, user_errors
+
+RULES = typer.Option("changsha", "--rules", "-r", help="Rule set id (see `mjsim rules list`).")
+SET = typer.Option(None, "--set", help="Override an option, e.g. --set cs_qs_yizhihua=true (repeatable).")
+SEED = typer.Option(0, "--seed", "-s", min=0, help="Random seed: the same seed gives the same deals.")
+JSON = typer.Option(False, "--json", help="Print JSON.")
+QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+
+_ZH = {p.id: p.name_zh for p in Q.TABLE} | {"any_basic": "任一基本起手胡"}
+
+
+def _fmt_p(p: float | None) -> str:
+    return "—" if p is None else f"{100 * p:.3f}%"
+
+
+def deal_cmd(n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
+             out: Path = typer.Option(..., "--out", "-o", help="Output folder for Parquet parts."),
+             rules: str = RULES, settings: list[str] = SET, seed: int = SEED,
+             chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Deals per part."),
+             quiet: bool = QUIET, json: bool = JSON) -> None:
+    """Write a dataset of dealt hands (one row per seat per deal) as Parquet parts.
+
+    Interrupted runs resume: run the same command again.
+    """
+    rs = rules_from(rules, settings)
+    try:
+        write_deals(rs, n, seed, out, chunk=chunk, progress=not (quiet or json))
+    except RunMismatch as error:
+        raise fail(str(error)) from None
+    parts = sorted(Path(out).glob("part-*.parquet"))
+    if json:
+        emit_json({"out": str(out), "rules": rs.id, "options_hash": rs.options_hash,
+                   "n_deals": n, "seed": seed, "parts": len(parts)})
+        return
+    console.print(f"wrote {n:,} deals ({4 * n:,} seat rows) of {rs.id} in {len(parts)} parts "
+                  f"under {out}")
+
+
+def qishou_cmd(rules: str = RULES, settings: list[str] = SET,
+               n: int = typer.Option(200_000, "-n", min=2, help="Number of deals."),
+               seed: int = SEED, quiet: bool = QUIET, json: bool = JSON) -> None:
+    """起手胡 frequencies per seat class with standard errors, 95% intervals and exact values."""
+    rs = rules_from(rules, settings)
+    result = qishou_study(rs, n=n, seed=seed, progress=not (quiet or json))
+    if json:
+        emit_json(result)
+        return
+    table = Table(title=f"起手胡 — {rs.id}, {n:,} deals, seed {seed} ({result['count_mode']})")
+    for col in ("pattern", "seat", "estimate", "± s.e.", "95% interval", "exact", "odds"):
+        table.add_column(col, justify="right" if col not in ("pattern", "seat") else "left")
+    for pattern, est in result["patterns"].items():
+        label = f"{pattern} {_ZH.get(pattern, '')}"
+        if est.get("off"):
+            table.add_row(label, "off", "", "", "", "", "")
+            continue
+        for seat in ("dealer", "non_dealer", "any_player"):
+            e = est[seat]
+            table.add_row(label if seat == "dealer" else "", seat, _fmt_p(e["p"]),
+                          _fmt_p(e["se"]), f"{_fmt_p(e['ci'][0])} – {_fmt_p(e['ci'][1])}",
+                          _fmt_p(e["exact"]), e["odds"])
+    console.print(table)
+
+
+def exact_cmd(rules: str = RULES, settings: list[str] = SET, json: bool = JSON) -> None:
+    """Exact deal-time probabilities: 起手胡 patterns, complete and ready hands, shanten."""
+    from ..stats.exact import exact_summary
+
+    rs = rules_from(rules, settings)
+    result = exact_summary(rs)
+    if json:
+        emit_json(result)
+        return
+    console.print(f"[bold]{rs.id}[/]: exact deal-time probabilities")
+    for key in ("complete_at_deal", "ready_at_deal"):
+        item = result.get(key)
+        if item:
+            console.print(f"{key.replace('_', ' ')}: {item['numerator']:,} / {item['denominator']:,}"
+                          f" = {item['p']:.6g} ({item['odds']})")
+    for label, dist in result.get("shanten", {}).items():
+        table = Table("shanten", "probability", title=f"shanten at the deal, {label}")
+        for s, p in dist.items():
+            table.add_row(str(s), f"{p:.6f}")
+        console.print(table)
+    if result.get("qishou"):
+        table = Table("pattern", "dealer", "non-dealer", title="起手胡 (count ≥ 1)")
+        for pattern, seats in result["qishou"].items():
+            if seats.get("off"):
+                table.add_row(f"{pattern} {_ZH.get(pattern, '')}", "off", "off")
+                continue
+            table.add_row(f"{pattern} {_ZH.get(pattern, '')}", _fmt_p(seats["dealer"]["p"]),
+                          _fmt_p(seats["non_dealer"]["p"]))
+        console.print(table)
+    for note in result.get("notes", []):
+        console.print(f"[dim]{note}[/]")
+
+
+def report_cmd(rules: str = RULES, settings: list[str] = SET,
+               n: int = typer.Option(400_000, "-n", min=1000, help="Number of deals."),
+               seed: int = SEED,
+               out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
+               quiet: bool = QUIET, json: bool = JSON) -> None:
+    """The main study: 起手胡 odds, shanten at the deal, charts and a Markdown report."""
+    from ..report.qishou_report import build_report
+
+    rs = rules_from(rules, settings)
+    if not has_qishou(rs):
+        raise fail(f"the report studies 起手胡, which rule set {rs.id!r} lacks; use changsha "
+                   "or one of its presets")
+    summary = build_report(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
+                           echo=None if json else console.print)
+    if json:
+        emit_json(summary)
+
+
+def register(app: typer.Typer) -> None:
+    for name, func in (("deal", deal_cmd), ("qishou", qishou_cmd), ("exact", exact_cmd),
+                       ("report", report_cmd)):
+        app.command(name)(user_errors(func))

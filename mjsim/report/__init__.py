@@ -1,0 +1,1 @@
+"""Reports: charts and Markdown written from studies."""

@@ -1,0 +1,253 @@
+"""The main study: 起手胡 odds and shanten at the deal, as a Markdown report with charts.
+
+``build_report(rules, n, seed, out)`` writes ``out/<rules id>/report.md``, its PNG charts
+and ``summary.json`` (every file atomically), and returns the summary.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.table import Table
+
+from .. import __version__
+from ..kernels import qishou as Q
+from ..rules import RuleSet
+from ..sim.deals import deal_frame
+from ..stats.exact import exact_summary
+from ..stats.proportions import proportion
+from ..stats.qishou_freq import agrees, qishou_study
+from . import charts
+
+PINYIN = {
+    "banban": "banban hu", "sixi": "sixi", "liuliushun": "liuliushun", "queyise": "que yi se",
+    "santong": "santong", "yizhihua": "yi zhi hua", "bubugao": "bubugao",
+    "jintongyunv": "jintong yunü", "any_basic": "any basic",
+}
+ZH = {p.id: p.name_zh for p in Q.TABLE} | {"any_basic": "任一基本"}
+SEAT_LABEL = {"dealer": ("庄家", "dealer"), "non_dealer": ("闲家", "non-dealer"),
+              "any_player": ("任一玩家", "any player")}
+OPTIONAL = ("santong", "yizhihua", "bubugao", "jintongyunv")
+
+
+def _name(pattern: str) -> str:
+    return charts.label(ZH[pattern], PINYIN[pattern])
+
+
+def _freq_chart(study: dict, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    pats = [p for p, e in study["patterns"].items() if not e.get("off")]
+    seats = ("dealer", "non_dealer", "any_player")
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    width = 0.26
+    x = np.arange(len(pats))
+    for j, seat in enumerate(seats):
+        ps = np.array([study["patterns"][p][seat]["p"] for p in pats]) * 100
+        lo = np.array([study["patterns"][p][seat]["ci"][0] for p in pats]) * 100
+        hi = np.array([study["patterns"][p][seat]["ci"][1] for p in pats]) * 100
+        ax.bar(x + (j - 1) * width, ps, width, yerr=[ps - lo, hi - ps], capsize=2,
+               label=charts.label(*SEAT_LABEL[seat]))
+        exact = [study["patterns"][p][seat].get("exact") for p in pats]
+        ex_x = [x[i] + (j - 1) * width for i, e in enumerate(exact) if e is not None]
+        ex_y = [100 * e for e in exact if e is not None]
+        if ex_x:
+            ax.scatter(ex_x, ex_y, marker="_", s=220, color="black", zorder=3,
+                       label=charts.label("精确值", "exact") if j == 0 else None)
+    ax.set_xticks(x, [_name(p) for p in pats])
+    ax.set_ylabel("%")
+    ax.set_title(charts.label(f"起手胡频率（{study['n_deals']:,} 局，95% 区间）",
+                              f"Starting-hand wins ({study['n_deals']:,} deals, 95% intervals)"))
+    ax.legend(frameon=False)
+    return charts.save(fig, path)
+
+
+def _shanten_chart(frame, exact: dict, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    for ax, (is_dealer, key, title) in zip(axes, ((True, "14 tiles", ("庄家 14 张", "dealer, 14 tiles")),
+                                                  (False, "13 tiles", ("闲家 13 张", "non-dealer, 13 tiles")))):
+        values = frame.loc[frame["dealer"] == is_dealer, "shanten"].to_numpy()
+        ks = np.arange(values.min(), values.max() + 1)
+        freq = np.array([(values == k).mean() for k in ks]) * 100
+        ax.bar(ks, freq, color="#4C72B0", label=charts.label("模拟", "simulated"))
+        dist = exact.get(key, {})
+        if dist:
+            ax.scatter(list(dist), [100 * p for p in dist.values()], marker="_", s=300,
+                       color="black", zorder=3, label=charts.label("精确值", "exact"))
+        ax.set_xticks(ks)
+        ax.set_title(charts.label(*title))
+        ax.set_xlabel(charts.label("向听数", "shanten"))
+    axes[0].set_ylabel("%")
+    axes[0].legend(frameon=False)
+    return charts.save(fig, path)
+
+
+def _optional_chart(base: dict, full: dict, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    seats = ("dealer", "non_dealer", "any_player")
+    x = np.arange(len(seats))
+    for j, (study, name) in enumerate(((base, ("基本四种", "four basic")),
+                                       (full, ("加上约定四种", "with the four optional")))):
+        ps = [100 * study[s]["p"] for s in seats]
+        ax.bar(x + (j - 0.5) * 0.38, ps, 0.38, label=charts.label(*name))
+    ax.set_xticks(x, [charts.label(*SEAT_LABEL[s]) for s in seats])
+    ax.set_ylabel("%")
+    ax.set_title(charts.label("至少一个起手胡", "At least one starting-hand win"))
+    ax.legend(frameon=False)
+    return charts.save(fig, path)
+
+
+def _any_pattern(rules: RuleSet, n: int, seed: int) -> dict[str, Any]:
+    """P(any enabled 起手胡) per seat class from a deal frame (same deals as the study)."""
+    frame = deal_frame(rules, n, seed)
+    cols = [f"qs_{p}" for p, on in zip(Q.PATTERNS, Q.qishou_config(rules).enabled) if on]
+    hit = (frame[cols].to_numpy() > 0).any(axis=1).reshape(n, 4)
+    out = {}
+    for seat, values in (("dealer", hit[:, 0]), ("non_dealer", hit[:, 1:].ravel()),
+                         ("any_player", hit.any(axis=1))):
+        e = proportion(int(values.sum()), values.size)
+        out[seat] = {"p": e.p, "se": e.se, "ci": list(e.ci)}
+    return out
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _pct(p: float | None) -> str:
+    return "—" if p is None else f"{100 * p:.3f}%"
+
+
+def build_report(rules: RuleSet, n: int = 400_000, seed: int = 0, out: Path = Path("reports"),
+                 progress: bool = True, echo: Callable | None = print) -> dict[str, Any]:
+    """Run the study and write the report; return its summary (also ``summary.json``)."""
+    t0 = time.perf_counter()
+    folder = Path(out) / rules.id
+    folder.mkdir(parents=True, exist_ok=True)
+    charts.setup()
+    study = qishou_study(rules, n=n, seed=seed, progress=progress)
+    exact = exact_summary(rules)
+    frame = deal_frame(rules, min(n, 200_000), seed)
+    optional = rules.with_options(**{f"cs_qs_{'jintong' if p == 'jintongyunv' else p}": True
+                                     for p in OPTIONAL})
+    m = min(n, 200_000)
+    any_base, any_full = _any_pattern(rules, m, seed), _any_pattern(optional, m, seed)
+    files = {
+        "frequencies": _freq_chart(study, folder / "qishou_frequencies.png"),
+        "shanten": _shanten_chart(frame, exact.get("shanten", {}), folder / "shanten_at_deal.png"),
+        "optional": _optional_chart(any_base, any_full, folder / "optional_patterns.png"),
+    }
+    checks = {p: all(agrees(e[s]) for s in ("dealer", "non_dealer"))
+              for p, e in study["patterns"].items() if not e.get("off")}
+    summary = {
+        "rules": rules.id, "options_hash": rules.options_hash, "seed": seed, "n_deals": n,
+        "mjsim": __version__, "qishou": study, "exact": exact,
+        "any_pattern": {"enabled": any_base, "with_optional": any_full, "n_deals": m},
+        "agreement_4se": checks, "seconds": round(time.perf_counter() - t0, 1),
+        "files": {k: v.name for k, v in files.items()},
+    }
+    _write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
+    _write_text(folder / "report.md", _markdown(rules, summary))
+    if echo is not None:
+        _echo_summary(echo, rules, summary, folder)
+    return summary
+
+
+def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
+    study, exact = s["qishou"], s["exact"]
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"# 起手胡 and the deal — {rules.name} ({rules.name_zh})",
+        "",
+        f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
+        + (f" (changed: {', '.join(f'{k}={v}' for k, v in rules.overrides.items())})"
+           if rules.overrides else " (defaults)")
+        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; {when}.",
+        "",
+        "Each estimate is the share of hands with a count of at least one, with its standard",
+        "error and 95% Wilson interval; the exact value comes from enumerating every dealt hand",
+        "(per-suit enumeration weighted by ∏C(4,c)). The four hands of a table are dependent, so",
+        "'any player' has no exact value here.",
+        "",
+        "## Starting-hand wins (起手胡)",
+        "",
+        "| pattern | seat | estimate | s.e. | 95% interval | exact | odds | within 4 s.e. |",
+        "|---|---|---:|---:|---|---:|---:|:---:|",
+    ]
+    for pattern, est in study["patterns"].items():
+        name = f"{ZH[pattern]} {pattern}"
+        if est.get("off"):
+            lines.append(f"| {name} | off (option) | | | | | | |")
+            continue
+        for seat in ("dealer", "non_dealer", "any_player"):
+            e = est[seat]
+            ok = "—" if e["exact"] is None else ("yes" if agrees(e) else "**no**")
+            lines.append(f"| {name if seat == 'dealer' else ''} | {seat.replace('_', '-')} | "
+                         f"{_pct(e['p'])} | {_pct(e['se'])} | {_pct(e['ci'][0])} – {_pct(e['ci'][1])} "
+                         f"| {_pct(e['exact'])} | {e['odds']} | {ok} |")
+    lines += ["", f"![起手胡 frequencies]({s['files']['frequencies']})", ""]
+    lines += ["## Shanten at the deal", ""]
+    for key in ("complete_at_deal", "ready_at_deal"):
+        if key in exact:
+            e = exact[key]
+            lines.append(f"- {key.replace('_', ' ')}: exactly {e['numerator']:,} / "
+                         f"{e['denominator']:,} = {e['p']:.4g} ({e['odds']})")
+    if exact.get("shanten"):
+        keys = sorted({int(k) for d in exact["shanten"].values() for k in d})
+        heads = list(exact["shanten"])
+        lines += ["", "| shanten | " + " | ".join(heads) + " |", "|---:|" + "---:|" * len(heads)]
+        for k in keys:
+            lines.append(f"| {k} | " + " | ".join(_pct(exact["shanten"][h].get(k, 0.0)) for h in heads) + " |")
+    lines += ["", f"![shanten at the deal]({s['files']['shanten']})", ""]
+    a, f = s["any_pattern"]["enabled"], s["any_pattern"]["with_optional"]
+    lines += [
+        "## What the optional patterns add", "",
+        f"On {s['any_pattern']['n_deals']:,} deals (the same walls for both), the share of hands with at least one 起手胡:",
+        "",
+        "| seat | enabled patterns | with 三同, 一枝花, 步步高, 金童玉女 |", "|---|---:|---:|",
+    ]
+    for seat in ("dealer", "non_dealer", "any_player"):
+        lines.append(f"| {seat.replace('_', '-')} | {_pct(a[seat]['p'])} ± {_pct(a[seat]['se'])} "
+                     f"| {_pct(f[seat]['p'])} ± {_pct(f[seat]['se'])} |")
+    lines += ["", f"![optional patterns]({s['files']['optional']})", ""]
+    if exact.get("notes"):
+        lines += ["## Notes", ""] + [f"- {n}" for n in exact["notes"]] + [""]
+    lines.append(f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} --seed {s['seed']}`"
+                 + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def _echo_summary(echo: Callable, rules: RuleSet, s: dict[str, Any], folder: Path) -> None:
+    table = Table(title=f"起手胡 — {rules.id}, {s['n_deals']:,} deals (seed {s['seed']})")
+    for col in ("pattern", "dealer", "non-dealer", "any player", "exact (dealer / non-dealer)"):
+        table.add_column(col, justify="left" if col == "pattern" else "right")
+    for pattern, est in s["qishou"]["patterns"].items():
+        if est.get("off"):
+            table.add_row(f"{pattern} {ZH[pattern]}", "off", "off", "off", "")
+            continue
+        cells = [f"{_pct(est[seat]['p'])} ±{_pct(est[seat]['se'])}"
+                 for seat in ("dealer", "non_dealer", "any_player")]
+        table.add_row(f"{pattern} {ZH[pattern]}", *cells,
+                      f"{_pct(est['dealer']['exact'])} / {_pct(est['non_dealer']['exact'])}")
+    echo(table)
+    ex = s["exact"]
+    for key in ("complete_at_deal", "ready_at_deal"):
+        if key in ex:
+            echo(f"{key.replace('_', ' ')}: {ex[key]['p']:.4g} ({ex[key]['odds']}), exact")
+    bad = [p for p, ok in s["agreement_4se"].items() if not ok]
+    echo("simulation agrees with the exact values within 4 s.e." if not bad
+         else f"[bold red]outside 4 s.e. of exact: {', '.join(bad)}[/]")
+    echo(f"report: {folder / 'report.md'} ({s['seconds']} s)")

@@ -1,0 +1,135 @@
+"""起手胡 frequencies: Monte Carlo estimates beside the exact deal-time values.
+
+For each pattern (and ``any_basic``: at least one of the enabled basic patterns) and each
+seat class — ``dealer`` (14 tiles), ``non_dealer`` (13 tiles) and ``any_player`` (someone
+at the table) — the frequency of a count of at least one, its standard error, a 95%
+interval and the exact probability where the exact engine has it (dealer, non-dealer;
+the four hands of a table are dependent, so ``any_player`` is estimated only).
+
+Non-dealer frequencies pool the three non-dealer seats of each deal; their standard
+error is computed from per-deal averages (the seats of one deal are not independent) and
+the interval is Wilson's at the matching effective sample size.
+
+>>> out = qishou_study("changsha", n=20_000, seed=1, exact=False, progress=False)
+>>> out["patterns"]["santong"]
+{'off': True}
+>>> 0.01 < out["patterns"]["banban"]["any_player"]["p"] < 0.02
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..kernels import qishou as Q
+from ..progress import progress_bar
+from ..rules import RuleSet, RulesError, load_rules
+from ..sim.deals import DEFAULT_CHUNK, deal_columns, has_qishou
+from .proportions import Z95, odds_text, proportion, wilson
+
+SEATS = ("dealer", "non_dealer", "any_player")
+
+
+def _clustered(per_deal: np.ndarray) -> dict[str, Any]:
+    """Frequency over the non-dealer seat-hands, per-deal clustered standard error."""
+    n = per_deal.size
+    p = float(per_deal.mean())
+    se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    n_eff = p * (1 - p) / se**2 if se > 0 else 3 * n
+    lo, hi = wilson(p * n_eff, n_eff) if n_eff > 0 else (0.0, 1.0)
+    return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p)}
+
+
+def _estimates(hits: np.ndarray) -> dict[str, dict[str, Any]]:
+    """hits: bool[n_deals, 4] (seat 0 the dealer) → the three seat classes."""
+    n = hits.shape[0]
+    dealer = proportion(int(hits[:, 0].sum()), n)
+    anyone = proportion(int(hits.any(axis=1).sum()), n)
+    out = {
+        "dealer": {"p": dealer.p, "se": dealer.se, "ci": list(dealer.ci), "odds": dealer.odds},
+        "non_dealer": _clustered(hits[:, 1:].mean(axis=1)),
+        "any_player": {"p": anyone.p, "se": anyone.se, "ci": list(anyone.ci), "odds": anyone.odds},
+    }
+    return out
+
+
+def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int = 0,
+                 exact: bool = True, chunk: int = DEFAULT_CHUNK,
+                 progress: bool = True) -> dict[str, Any]:
+    """Estimate every 起手胡 pattern on ``n`` deals (JSON-ready dict; see the module doc)."""
+    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    if not has_qishou(rules):
+        raise RulesError(f"rule set {rules.id!r} has no 起手胡; use changsha or its presets")
+    if n < 2:
+        raise ValueError(f"n must be at least 2 deals, got {n}")
+    config = Q.qishou_config(rules)
+    names = [f"qs_{p}" for p in Q.PATTERNS] + ["qs_any_basic"]
+    hits = {name: np.zeros((n, 4), dtype=bool) for name in names}
+    counts = {name: np.zeros((n, 4), dtype=np.int16) for name in names[:-1]}
+    with progress_bar("deals", n, enabled=progress) as advance:
+        for start in range(0, n, chunk):
+            m = min(chunk, n - start)
+            cols = deal_columns(rules, seed, start, m)
+            for name in names:
+                values = np.asarray(cols[name]).reshape(m, 4)
+                hits[name][start:start + m] = values > 0
+                if name in counts:
+                    counts[name][start:start + m] = values
+            advance(m)
+    exact_values = _exact(rules) if exact else {}
+    patterns: dict[str, Any] = {}
+    for pattern in (*Q.PATTERNS, "any_basic"):
+        on = pattern == "any_basic" or config.enabled[Q.PATTERNS.index(pattern)]
+        if not on:
+            patterns[pattern] = {"off": True}
+            continue
+        est = _estimates(hits[f"qs_{pattern}"])
+        for seat in ("dealer", "non_dealer"):
+            est[seat]["exact"] = exact_values.get(pattern, {}).get(seat)
+        est["any_player"]["exact"] = None
+        if pattern != "any_basic":
+            per_seat = counts[f"qs_{pattern}"]
+            est["mean_count"] = {"dealer": float(per_seat[:, 0].mean()),
+                                 "non_dealer": float(per_seat[:, 1:].mean())}
+        patterns[pattern] = est
+    return {
+        "rules": rules.id,
+        "options_hash": rules.options_hash,
+        "n_deals": n,
+        "seed": seed,
+        "count_mode": config.count_mode,
+        "eval": config.eval,
+        "patterns": patterns,
+    }
+
+
+def _exact(rules: RuleSet) -> dict[str, dict[str, float]]:
+    """Exact dealer / non-dealer probabilities, or nothing where the engine has none."""
+    from .exact_qishou import exact_qishou
+
+    if rules["cs_qs_eval"] != "dealt":
+        return {}  # the first drawn tile is not in the exact engine
+    try:
+        table = exact_qishou(rules)
+    except (NotImplementedError, ValueError):
+        return {}
+    out = {}
+    for pattern, seats in table.items():
+        if isinstance(seats, dict) and not seats.get("off"):
+            out[pattern] = {s: seats[s]["p"] for s in ("dealer", "non_dealer") if s in seats}
+    return out
+
+
+def agrees(estimate: dict[str, Any], sigmas: float = 4.0) -> bool:
+    """Whether an estimate lies within ``sigmas`` standard errors of its exact value."""
+    exact = estimate.get("exact")
+    if exact is None:
+        return True
+    se = estimate["se"] if estimate["se"] > 0 else math.sqrt(max(exact * (1 - exact), 1e-12))
+    return abs(estimate["p"] - exact) <= sigmas * se
+
+
+__all__ = ["SEATS", "Z95", "agrees", "qishou_study"]
