@@ -1,0 +1,62 @@
+"""Throughput of the wall shuffle and the opening deal (deals/s and seat-hands/s).
+
+Run: ``.venv/bin/python benchmarks/bench_deal.py [--n 2000000] [--rules changsha] [--repeat 3]``.
+Prints the machine and versions, the first call's time (compile, or load from the numba
+cache) apart, then the best of ``--repeat`` timed calls of ``deal_batch`` (shuffle, deal,
+bonus replacement, indicator, first draws, dice) and of ``walls`` (shuffle only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import numba
+import numpy as np
+
+import mjsim
+from mjsim.rules import load_rules
+from mjsim.sim.walls import WallSpec, deal_batch, walls
+
+
+def best_of(repeat: int, func, *args) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2_000_000, help="deals per timed call")
+    parser.add_argument("--rules", default="changsha", help="rule set id")
+    parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
+          f"numba threads={numba.get_num_threads()}")
+    print(f"python {platform.python_version()} numpy {np.__version__} numba {numba.__version__} "
+          f"mjsim {mjsim.__version__}")
+    spec = WallSpec.from_rules(load_rules(args.rules))
+    print(f"rule set {args.rules}: {spec.size} tiles, {spec.dealt} dealt, n = {args.n:,}")
+
+    start = time.perf_counter()
+    deal_batch(spec, args.seed, 0, 10)
+    walls(spec, args.seed, 0, 10)
+    print(f"first call (compile or load cached kernels): {time.perf_counter() - start:.2f} s")
+
+    seconds = best_of(args.repeat, deal_batch, spec, args.seed, 0, args.n)
+    rate = args.n / seconds
+    print(f"deal_batch  {rate / 1e6:7.2f} M deals/s  {4 * rate / 1e6:7.2f} M seat-hands/s  "
+          f"({seconds:.3f} s)")
+    chunk = min(args.n, 200_000)
+    seconds = best_of(args.repeat, walls, spec, args.seed, 0, chunk)
+    print(f"walls       {chunk / seconds / 1e6:7.2f} M walls/s  (shuffle only, n = {chunk:,})")
+
+
+if __name__ == "__main__":
+    main()

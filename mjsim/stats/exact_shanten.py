@@ -1,0 +1,687 @@
+"""Exact deal-time shanten distributions: every hand of ``n`` tiles from a rule set's wall.
+
+Each multiset of kinds is weighted by prod C(4, c_k) (the number of tile sets that give
+it), so the counts are exact integers over the C(T, n) hands. The cost of a hand is that
+of :mod:`mjsim.kernels.shanten` (fewest tiles missing from the nearest win of any of the
+rule set's families; shanten = cost − 1), reached without visiting hands:
+
+1. **Per-group classes.** Every vector of a tile group (9 ranks of a suit, or the honour
+   kinds) with at most ``n`` tiles is reduced to its *signature*: what the families' costs
+   read from that group (its chow-and-pung and pung-only distance rows for up to ``melds``
+   melds with and without the pair, its own one-suit cost, the pair-slot counts of seven /
+   eight pairs, its 258 tiles …). Vectors with equal (tiles, signature) are summed.
+2. **Merge.** Groups are folded into a state one at a time: rows by min-plus (melds ≤
+   ``melds``, pair 0/1), pair-slot counts and tile counts by capped sums, one-suit costs by
+   min. Equal merged states are summed after each group, so the state stays small.
+3. **Last group.** The last group is joined without storing states: each pair with
+   ``n`` tiles in all gets its cost, and its weight product goes to that cost's count.
+
+Every value is capped at ``U`` (so states stay few); a hand whose capped cost is ``U`` is
+re-run with a larger ``U`` until none is left, so the counts are exact. Rule sets with
+shape conditions (hongzhong112, ne_alt) or wildcards are refused with
+:class:`ExactUnsupported`. Bonus tiles (flowers, Shanghai's bonus dragons) are not in the
+wall: a hand is dealt from the rule set's playing kinds, as after bonus replacement.
+
+>>> r = exact_shanten("changsha", 14)          # the dealer's 14 tiles, 108-tile wall
+>>> r.counts[-1], r.total                      # complete at deal, out of C(108, 14)
+(2640251750544, 139737927523546800)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..evaluate import compile_rules
+from ..kernels import shanten as K
+from ..rules import RuleSet, load_rules
+from ..tables.suits import INF, N_COLS, N_PAIR, load_tables
+
+#: shanten key for hands no family can reach (the kernels' ``IMPOSSIBLE``)
+IMPOSSIBLE = K.IMPOSSIBLE
+
+# ---- feature kinds of a merged state (rows of the ``feats`` spec) ----
+F_ROW, F_MIN, F_MIXED, F_CARRY, F_PAIRS, F_ADD = range(6)
+# ---- signature parts of one group (rows of the ``gspec`` spec) ----
+G_ROW, G_ONESUIT, G_ALLHON, G_PAIRS, G_258, G_HON = range(6)
+# ---- cost terms of the final state (rows of the ``cspec`` spec) ----
+C_ROW, C_SCALAR, C_PAIRS, C_ADD = range(4)
+SPEC_COLS = 6
+HONOUR = 3  # group index of the honours; suits are 0, 1, 2
+
+
+class ExactUnsupported(ValueError):
+    """A rule set the exact engine cannot enumerate (shape conditions, wildcards)."""
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact shanten counts of all ``n_tiles``-tile hands of one wall.
+
+    ``counts`` maps shanten (cost − 1; :data:`IMPOSSIBLE` for unreachable hands) to the
+    number of hands, out of ``total`` = C(T, n). ``tractable`` is False (and ``counts``
+    empty) when the state budget ``max_states`` ran out or C(T, n) overflows the 64-bit
+    weights; ``reason`` says why. ``info``: the cap ``U``, classes per group, states kept.
+
+    >>> r = exact_shanten("changsha", 1)           # one tile: 13 missing from any win
+    >>> r.counts, r.fraction(12)
+    ({12: 108}, Fraction(1, 1))
+    """
+
+    rules_id: str
+    n_tiles: int
+    total: int
+    counts: dict[int, int]
+    tractable: bool = True
+    reason: str = ""
+    seconds: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def fraction(self, shanten: int) -> Fraction:
+        """Exact probability of ``shanten`` as a fraction."""
+        self._check()
+        return Fraction(self.counts.get(shanten, 0), self.total)
+
+    def probability(self, shanten: int) -> float:
+        """Probability of ``shanten`` (a float)."""
+        return float(self.fraction(shanten))
+
+    @property
+    def probabilities(self) -> dict[int, float]:
+        """Shanten → probability, in shanten order."""
+        self._check()
+        return {s: c / self.total for s, c in self.counts.items()}
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (counts as strings keyed by shanten, too big for doubles)."""
+        return {
+            "rules": self.rules_id, "n_tiles": self.n_tiles, "total": str(self.total),
+            "tractable": self.tractable, "reason": self.reason,
+            "counts": {str(s): str(c) for s, c in self.counts.items()},
+            "probabilities": self.probabilities if self.tractable else {},
+            "seconds": round(self.seconds, 3),
+        }
+
+    def _check(self) -> None:
+        if not self.tractable:
+            raise ValueError(f"not tractable: {self.reason}")
+
+
+# --------------------------------------------------------------------------------------
+# hash store of int8 rows with uint64 weights
+
+
+@njit(cache=True, inline="always")
+def _hash(row, L):
+    h = np.uint64(1469598103934665603)
+    for i in range(L):
+        h = (h ^ np.uint64(np.int64(row[i]) + 128)) * np.uint64(1099511628211)
+    return h ^ (h >> np.uint64(29))
+
+
+@njit(cache=True)
+def _rehash(keys, n, L, size):
+    table = np.full(size, -1, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    for i in range(n):
+        slot = np.int64(_hash(keys[i], L) & mask)
+        while table[slot] >= 0:
+            slot = (slot + 1) & (size - 1)
+        table[slot] = i
+    return table
+
+
+@njit(cache=True)
+def _insert(keys, weights, table, n, row, w, L):
+    """Add weight ``w`` to ``row``'s entry (new if absent); returns the arrays and n."""
+    size = table.shape[0]
+    slot = np.int64(_hash(row, L) & np.uint64(size - 1))
+    while True:
+        j = table[slot]
+        if j < 0:
+            break
+        same = True
+        for i in range(L):
+            if keys[j, i] != row[i]:
+                same = False
+                break
+        if same:
+            weights[j] += w
+            return keys, weights, table, n
+        slot = (slot + 1) & (size - 1)
+    if n == keys.shape[0]:
+        cap = 2 * keys.shape[0]
+        nk = np.empty((cap, L), dtype=np.int8)
+        nk[:n] = keys[:n]
+        nw = np.zeros(cap, dtype=np.uint64)
+        nw[:n] = weights[:n]
+        keys, weights = nk, nw
+    keys[n, :] = row[:L]
+    weights[n] = w
+    table[slot] = n
+    n += 1
+    if 2 * n > size:
+        table = _rehash(keys, n, L, 2 * size)
+    return keys, weights, table, n
+
+
+@njit(cache=True)
+def _new_store(L, cap):
+    return (np.empty((cap, L), dtype=np.int8), np.zeros(cap, dtype=np.uint64),
+            np.full(4 * cap, -1, dtype=np.int64))
+
+
+# --------------------------------------------------------------------------------------
+# per-group classes
+
+
+@njit(cache=True)
+def _group_classes(g, copies, n_max, gspec, L, U, melds, std, pung, hon, honour_mask, binom):
+    """Classes (signature rows, uint64 weights) of every vector of group ``g``.
+
+    ``copies`` are the wall's copies of the group's kinds (9 for a suit, 7 honours);
+    ``hon`` holds the honour group's rows by base-5 index. Row 0 of a signature is the
+    tile count.
+    """
+    nd = 9 if g < HONOUR else 7
+    keys, weights, table = _new_store(L, 1024)
+    n = 0
+    row = np.zeros(L, dtype=np.int8)
+    hrow = np.empty(N_COLS, dtype=np.int64)
+    dig = np.zeros(nd, dtype=np.int64)
+    total = 5 ** nd
+    for idx in range(total):
+        x = idx
+        c = 0
+        w = np.uint64(1)
+        ok = True
+        for i in range(nd):
+            dig[i] = x % 5
+            x //= 5
+            if dig[i] > copies[i]:
+                ok = False
+                break
+            c += dig[i]
+            w *= binom[copies[i], dig[i]]
+        if not ok or c > n_max:
+            continue
+        row[:] = 0
+        row[0] = c
+        if g == HONOUR:
+            for col in range(N_COLS):
+                hrow[col] = hon[idx, col]
+        for s in range(gspec.shape[0]):
+            kind, off, a, b = gspec[s, 0], gspec[s, 1], gspec[s, 2], gspec[s, 3]
+            if kind == G_ROW:  # a: 0 std, 1 pung; b: pair column
+                for m in range(melds + 1):
+                    for p in range(2):
+                        col = m * N_PAIR + (b if p == 1 else 0)
+                        if g == HONOUR:
+                            v = hrow[col]
+                        elif a == 0:
+                            v = np.int64(std[idx, col])
+                        else:
+                            v = np.int64(pung[idx, col])
+                        row[off + 2 * m + p] = min(v, U)
+            elif kind == G_ONESUIT:
+                row[off] = U if g == HONOUR else min(np.int64(std[idx, melds * N_PAIR + a]), U)
+            elif kind == G_ALLHON:
+                row[off] = min(hrow[melds * N_PAIR + a], U) if g == HONOUR else U
+            elif kind == G_PAIRS:  # a: pairs wanted, b: quads count twice
+                twos = 0
+                ones = 0
+                for i in range(nd):
+                    if g == HONOUR and not honour_mask[i]:
+                        continue
+                    d = dig[i]
+                    if d >= 2:
+                        twos += 1
+                    elif d == 1:
+                        ones += 1
+                    if b:
+                        if d == 4:
+                            twos += 1
+                        elif d == 3:
+                            ones += 1
+                    # total tiles of allowed kinds, for the single of eight pairs
+                    row[off + 2] += d
+                twos = min(twos, a)
+                row[off] = twos
+                row[off + 1] = min(ones, a - twos)
+                row[off + 2] = min(np.int64(row[off + 2]), 2 * a + 1)
+            elif kind == G_258:
+                row[off] = 0 if g == HONOUR else dig[1] + dig[4] + dig[7]
+            elif kind == G_HON:
+                row[off] = c if g == HONOUR else 0
+        keys, weights, table, n = _insert(keys, weights, table, n, row, w, L)
+    return keys[:n].copy(), weights[:n].copy()
+
+
+# --------------------------------------------------------------------------------------
+# merging a state with a group, and the final cost
+
+
+@njit(cache=True, inline="always")
+def _minplus(a, ao, b, bo, m, U):
+    """Row entries (m melds, no pair) and (m melds, the pair) of the min-plus of two rows."""
+    best0 = U
+    best1 = U
+    for m1 in range(m + 1):
+        i = ao + 2 * m1
+        j = bo + 2 * (m - m1)
+        a0 = np.int64(a[i])
+        b0 = np.int64(b[j])
+        best0 = min(best0, a0 + b0)
+        best1 = min(best1, a0 + b[j + 1], a[i + 1] + b0)
+    return best0, best1
+
+
+@njit(cache=True)
+def _merge(state, grp, g, feats, melds, U, out, final):
+    """``out`` = ``state`` with group ``g`` (signature ``grp``) added; with ``final`` only
+    what :func:`_cost` reads is filled."""
+    out[0] = state[0] + grp[0]
+    for f in range(feats.shape[0]):
+        kind, so, go, excl, a = feats[f, 0], feats[f, 1], feats[f, 2], feats[f, 3], feats[f, 4]
+        skip = excl == g
+        if kind == F_ROW:
+            if skip:
+                for i in range(2 * (melds + 1)):
+                    out[so + i] = state[so + i]
+            elif final:
+                v0, v1 = _minplus(state, so, grp, go, melds, U)
+                out[so + 2 * melds] = v0
+                out[so + 2 * melds + 1] = v1
+            else:
+                for m in range(melds + 1):
+                    v0, v1 = _minplus(state, so, grp, go, m, U)
+                    out[so + 2 * m] = v0
+                    out[so + 2 * m + 1] = v1
+        elif kind == F_MIN:
+            out[so] = state[so] if skip else min(state[so], grp[go])
+        elif kind == F_MIXED:  # a: the carried honour row (state offset)
+            v = np.int64(state[so])
+            if not skip and g != HONOUR:
+                _, v1 = _minplus(grp, go, state, a, melds, U)
+                v = min(v, v1)
+            out[so] = v
+        elif kind == F_CARRY:
+            if final:
+                continue
+            if g == HONOUR:
+                for i in range(2 * (melds + 1)):
+                    out[so + i] = grp[go + i]
+                out[so] = U  # the honours must take part (混一色)
+            else:
+                for i in range(2 * (melds + 1)):
+                    out[so + i] = state[so + i]
+        elif kind == F_PAIRS:  # a: pairs wanted
+            if skip:
+                out[so] = state[so]
+                out[so + 1] = state[so + 1]
+                out[so + 2] = state[so + 2]
+            else:
+                twos = min(np.int64(state[so]) + grp[go], a)
+                out[so] = twos
+                out[so + 1] = min(np.int64(state[so + 1]) + grp[go + 1], a - twos)
+                out[so + 2] = min(np.int64(state[so + 2]) + grp[go + 2], 2 * a + 1)
+        else:  # F_ADD, a: cap
+            out[so] = state[so] if skip else min(np.int64(state[so]) + grp[go], a)
+
+
+@njit(cache=True)
+def _cost(state, cspec, melds, U):
+    """Capped cost of a final state: min over the cost terms."""
+    best = U
+    for t in range(cspec.shape[0]):
+        kind, so, a, b = cspec[t, 0], cspec[t, 1], cspec[t, 2], cspec[t, 3]
+        if kind == C_ROW:
+            v = np.int64(state[so + 2 * melds + 1])
+        elif kind == C_SCALAR:
+            v = np.int64(state[so])
+        elif kind == C_PAIRS:  # a: pairs wanted, b: plus one single (八对)
+            twos = np.int64(state[so])
+            overlap = 2 * twos + state[so + 1]
+            size = 2 * a
+            if b:
+                size += 1
+                if state[so + 2] > overlap:
+                    overlap += 1
+            v = size - overlap
+        else:  # C_ADD, a: the target size
+            v = a - min(np.int64(state[so]), a)
+        best = min(best, v)
+    return best
+
+
+@njit(cache=True)
+def _step(skeys, sw, gkeys, gw, g, n_max, feats, melds, U, L, max_states):
+    """Merge every state with every group class (at most ``n_max`` tiles in all)."""
+    cap = 1024
+    while cap < 2 * skeys.shape[0]:
+        cap *= 2
+    keys, weights, table = _new_store(L, cap)
+    n = 0
+    out = np.zeros(L, dtype=np.int8)
+    for i in range(skeys.shape[0]):
+        for j in range(gkeys.shape[0]):
+            if np.int64(skeys[i, 0]) + gkeys[j, 0] > n_max:
+                continue
+            _merge(skeys[i], gkeys[j], g, feats, melds, U, out, False)
+            keys, weights, table, n = _insert(keys, weights, table, n, out, sw[i] * gw[j], L)
+            if n > max_states:
+                return keys[:0].copy(), weights[:0].copy(), False
+    return keys[:n].copy(), weights[:n].copy(), True
+
+
+@njit(cache=True)
+def _final(skeys, sw, gkeys, gw, g, n_tiles, feats, cspec, melds, U, L):
+    """Counts by capped cost of every state joined with every group class of the rest."""
+    # group classes by tile count
+    nmax = n_tiles + 1
+    order = np.argsort(gkeys[:, 0].astype(np.int64), kind="mergesort")
+    start = np.zeros(nmax + 1, dtype=np.int64)
+    for j in range(gkeys.shape[0]):
+        c = np.int64(gkeys[j, 0])
+        if c <= n_tiles:
+            start[c + 1] += 1
+    for c in range(nmax):
+        start[c + 1] += start[c]
+    hist = np.zeros(U + 1, dtype=np.uint64)
+    out = np.zeros(L, dtype=np.int8)
+    for i in range(skeys.shape[0]):
+        need = n_tiles - np.int64(skeys[i, 0])
+        if need < 0:
+            continue
+        for jj in range(start[need], start[need + 1]):
+            j = order[jj]
+            _merge(skeys[i], gkeys[j], g, feats, melds, U, out, True)
+            hist[_cost(out, cspec, melds, U)] += sw[i] * gw[j]
+    return hist
+
+
+# --------------------------------------------------------------------------------------
+# layout from the families
+
+
+@dataclass
+class _Layout:
+    gspec: np.ndarray
+    g_len: int
+    feats: np.ndarray
+    s_len: int
+    cspec: np.ndarray
+    init: np.ndarray  # the empty state (before U is applied: -1 marks "U")
+    honours_first: bool
+    size: int
+    has_pairs: bool
+
+
+def _layout(comp, rules: RuleSet) -> _Layout:
+    melds = comp.melds
+    size = 3 * melds + 2
+    R = 2 * (melds + 1)
+    fams = [tuple(int(x) for x in row) for row in comp.families]
+    bad = [rules.families[i] for i, row in enumerate(fams) if row[0] == K.CONSTRAINED]
+    if rules.wild != "none" or bad:
+        why = []
+        if bad:
+            why.append(f"its families have shape conditions ({bad[0].constraint or 'conditioned'}:"
+                       " pung / chow / terminal / suit tests) that per-suit classes do not carry")
+        if rules.wild != "none":
+            why.append(f"it has wildcards ({rules.wild}), which the deal-time enumeration "
+                       "does not model")
+        raise ExactUnsupported(f"exact_shanten cannot handle rule set {rules.id!r}: "
+                               + "; and ".join(why))
+    gspec: list[list[int]] = []
+    g_off = 1
+    g_rows: dict[tuple[int, int], int] = {}
+
+    def grow(table: int, pair: int) -> int:
+        nonlocal g_off
+        if (table, pair) not in g_rows:
+            gspec.append([G_ROW, g_off, table, pair])
+            g_rows[(table, pair)] = g_off
+            g_off += R
+        return g_rows[(table, pair)]
+
+    def gscalar(kind: int, a: int = 0, b: int = 0) -> int:
+        nonlocal g_off
+        for row in gspec:
+            if row[0] == kind and row[2] == a and row[3] == b:
+                return row[1]
+        off = g_off
+        gspec.append([kind, off, a, b])
+        g_off += 3 if kind == G_PAIRS else 1
+        return off
+
+    # features of one block (a block per possible void suit)
+    block: list[tuple] = []  # (feature kind, group offset, param, cost kind, cost params, init)
+    honours_first = False
+    has_pairs = False
+    for form, pair, flag, *_ in fams:
+        if form in (K.STANDARD, K.ALL_PUNGS):
+            block.append(("row", grow(1 if form == K.ALL_PUNGS else 0, pair)))
+        elif form == K.ONE_SUIT:
+            block.append(("min", gscalar(G_ONESUIT, pair)))
+        elif form == K.MIXED_ONE_SUIT:
+            honours_first = True
+            block.append(("mixed", grow(0, pair)))
+        elif form == K.ALL_HONOURS and not flag:
+            block.append(("min", gscalar(G_ALLHON, pair)))
+        elif form == K.ALL_HONOURS:
+            block.append(("add", gscalar(G_HON), size))
+        elif form == K.ALL_258:
+            block.append(("add", gscalar(G_258), size))
+        elif form in (K.SEVEN_PAIRS, K.EIGHT_PAIRS):
+            has_pairs = True
+            np_ = 7 if form == K.SEVEN_PAIRS else 8
+            block.append(("pairs", gscalar(G_PAIRS, np_, int(flag)), np_,
+                          int(form == K.EIGHT_PAIRS)))
+        elif form == K.QUANQIUREN:
+            continue  # needs every meld exposed: never a dealt hand
+        else:  # pragma: no cover - the forms above are all of them
+            raise ExactUnsupported(f"unknown family form {form}")
+    blocks = [-1] if comp.void == -2 else [0, 1, 2]
+    feats: list[list[int]] = []
+    cspec: list[list[int]] = []
+    init: list[int] = [0]
+    s_off = 1
+    for excl in blocks:
+        for item in block:
+            kind = item[0]
+            if kind == "row":
+                feats.append([F_ROW, s_off, item[1], excl, 0, 0])
+                cspec.append([C_ROW, s_off, 0, 0, 0, 0])
+                init += [0] + [-1] * (R - 1)
+                s_off += R
+            elif kind == "min":
+                feats.append([F_MIN, s_off, item[1], excl, 0, 0])
+                cspec.append([C_SCALAR, s_off, 0, 0, 0, 0])
+                init += [-1]
+                s_off += 1
+            elif kind == "mixed":
+                carry = s_off + 1
+                feats.append([F_MIXED, s_off, item[1], excl, carry, 0])
+                feats.append([F_CARRY, carry, item[1], -1, 0, 0])
+                cspec.append([C_SCALAR, s_off, 0, 0, 0, 0])
+                init += [-1] + [0] + [-1] * (R - 1)
+                s_off += 1 + R
+            elif kind == "pairs":
+                feats.append([F_PAIRS, s_off, item[1], excl, item[2], 0])
+                cspec.append([C_PAIRS, s_off, item[2], item[3], 0, 0])
+                init += [0, 0, 0]
+                s_off += 3
+            else:  # add: the kernel's 将一色 / 风一色 ignore the void suit
+                feats.append([F_ADD, s_off, item[1], -1, item[2], 0])
+                cspec.append([C_ADD, s_off, item[2], 0, 0, 0])
+                init += [0]
+                s_off += 1
+    if not cspec:
+        raise ExactUnsupported(f"rule set {rules.id!r} has no family a dealt hand can reach")
+
+    def arr(rows: list[list[int]]) -> np.ndarray:
+        out = np.zeros((max(len(rows), 1), SPEC_COLS), dtype=np.int64)
+        for i, r in enumerate(rows):
+            out[i, :len(r)] = r
+        return out[:len(rows)] if rows else out[:0]
+
+    return _Layout(gspec=arr(gspec), g_len=g_off, feats=arr(feats), s_len=s_off,
+                   cspec=arr(cspec), init=np.array(init, dtype=np.int64),
+                   honours_first=honours_first, size=size, has_pairs=has_pairs)
+
+
+# --------------------------------------------------------------------------------------
+# the driver
+
+
+def _wall(comp, wall) -> np.ndarray:
+    if wall is None:
+        copies = np.where(comp.kind_mask, 4, 0).astype(np.int64)
+    else:
+        copies = np.asarray(wall, dtype=np.int64).reshape(-1)
+        if copies.shape != (34,) or copies.min() < 0 or copies.max() > 4:
+            raise ValueError("wall must give 34 copy counts, each 0–4")
+        if (copies[~comp.kind_mask] > 0).any():
+            raise ValueError("wall holds kinds that are not playing kinds of this rule set")
+    return copies
+
+
+def _partial_honour_rows(honour_mask: np.ndarray) -> np.ndarray:
+    """Honour rows by base-5 index when only some honours play (the kernel's own DP);
+    rows of vectors holding a non-playing honour are left at INF (never read)."""
+    rows = np.full((5**7, N_COLS), INF, dtype=np.uint8)
+    kinds = np.flatnonzero(honour_mask)
+    counts = np.zeros(34, dtype=np.uint8)
+    wild = np.zeros(34, dtype=np.bool_)
+    caps = np.full(34, 4, dtype=np.int64)
+    out = np.empty(N_COLS, dtype=np.int64)
+    for combo in itertools.product(range(5), repeat=kinds.size):
+        counts[27 + kinds] = combo
+        K._honour_row(counts, honour_mask, wild, caps, out)
+        rows[sum(c * 5**int(k) for c, k in zip(combo, kinds))] = np.minimum(out, INF)
+    return rows
+
+
+_BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.uint64)
+
+
+def _run(comp, lay: _Layout, copies, n_tiles, U, max_states, info):
+    t = load_tables()
+    melds = comp.melds
+    hon = t.honour if comp.honour_mask.all() else _partial_honour_rows(comp.honour_mask)
+    groups = [0, 1, 2] + ([HONOUR] if comp.honour_mask.any() else [])
+    classes = {}
+    suit_cache: dict[bytes, tuple] = {}
+    for g in groups:
+        cp = copies[27:] if g == HONOUR else copies[9 * g: 9 * g + 9]
+        key = cp.tobytes()
+        if g != HONOUR and key in suit_cache:
+            classes[g] = suit_cache[key]
+            continue
+        classes[g] = _group_classes(g, cp.copy(), n_tiles, lay.gspec, lay.g_len, U, melds,
+                                    t.std, t.pung, hon, comp.honour_mask, _BINOM)
+        if g != HONOUR:
+            suit_cache[key] = classes[g]
+    info["group_classes"] = {("mpsz"[g]): int(classes[g][0].shape[0]) for g in groups}
+    if lay.honours_first:
+        order = ([HONOUR] if HONOUR in groups else []) + [0, 1, 2]
+    else:  # the group with the fewest classes goes last (the join that is not stored)
+        order = sorted(groups, key=lambda g: -classes[g][0].shape[0])
+    init = np.where(lay.init < 0, U, lay.init).astype(np.int8)
+    skeys = init[None, :].copy()
+    sw = np.ones(1, dtype=np.uint64)
+    info["states"] = []
+    for g in order[:-1]:
+        gk, gw = classes[g]
+        skeys, sw, ok = _step(skeys, sw, gk, gw, g, n_tiles, lay.feats, melds, U, lay.s_len,
+                              max_states)
+        if not ok:
+            return None
+        info["states"].append(int(skeys.shape[0]))
+    g = order[-1]
+    gk, gw = classes[g]
+    return _final(skeys, sw, gk, gw, g, n_tiles, lay.feats, lay.cspec, melds, U, lay.s_len)
+
+
+def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any = None,
+                  max_states: int = 20_000_000) -> ExactResult:
+    """Exact shanten counts of every ``n_tiles``-tile hand dealt from ``rules``'s wall.
+
+    ``n_tiles`` defaults to the hand size (13); use ``hand_size + 1`` for the dealer.
+    ``wall`` optionally gives the copies (0–4) of each of the 34 kinds left in the wall,
+    e.g. after some tiles are seen; by default 4 of each playing kind. Shanten is the
+    kernels' cost − 1 for any ``n_tiles`` (for fewer than 13 tiles it is only that: the
+    tiles missing from a win, minus one).
+
+    >>> exact_shanten("changsha", 13).probability(0)
+    0.00041125573599975845
+    """
+    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    comp = compile_rules(rules)
+    if n_tiles is None:
+        n_tiles = rules.hand_size
+    if not 0 <= n_tiles <= rules.hand_size + 1:
+        raise ValueError(f"n_tiles must be 0–{rules.hand_size + 1}, got {n_tiles}")
+    lay = _layout(comp, rules)
+    copies = _wall(comp, wall)
+    T = int(copies.sum())
+    total = math.comb(T, n_tiles)
+    if total >= 2**64:
+        return ExactResult(rules.id, n_tiles, total, {}, False,
+                           "C(T, n) does not fit the 64-bit weights")
+    t0 = time.perf_counter()
+    U = min(lay.size + 1, 8 if lay.has_pairs else 10)
+    info: dict[str, Any] = {}
+    while True:
+        info = {"U": U}
+        hist = _run(comp, lay, copies, n_tiles, U, max_states, info)
+        if hist is None:
+            return ExactResult(rules.id, n_tiles, total, {}, False,
+                               f"more than {max_states:,} merged states (raise max_states)",
+                               time.perf_counter() - t0, info)
+        if hist[U] == 0 or U == lay.size + 1:
+            break
+        U = min(lay.size + 1, U + 3)
+    counts = {}
+    for c in range(U + 1):
+        if hist[c]:
+            key = IMPOSSIBLE if c == lay.size + 1 else c - 1
+            counts[key] = int(hist[c])
+    if sum(counts.values()) != total:  # pragma: no cover - a bug, never a result
+        raise RuntimeError(f"exact counts sum to {sum(counts.values())}, not C({T}, {n_tiles})")
+    return ExactResult(rules.id, n_tiles, total, dict(sorted(counts.items())), True, "",
+                       time.perf_counter() - t0, info)
+
+
+def p_complete(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
+    """Probability that the dealer's ``hand_size + 1`` tiles are a win (shanten −1).
+
+    >>> p_complete("changsha", exact=True)
+    Fraction(6111693867, 323467424823025)
+    """
+    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    r = exact_shanten(rules, rules.hand_size + 1)
+    return r.fraction(-1) if exact else r.probability(-1)
+
+
+def p_ready(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
+    """Probability that ``hand_size`` dealt tiles are ready (shanten 0).
+
+    >>> f"{p_ready('changsha'):.6e}"
+    '4.112557e-04'
+    """
+    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    r = exact_shanten(rules, rules.hand_size)
+    return r.fraction(0) if exact else r.probability(0)
+
+
+__all__ = ["IMPOSSIBLE", "ExactResult", "ExactUnsupported", "exact_shanten", "p_complete",
+           "p_ready"]

@@ -1,0 +1,204 @@
+"""Exact deal-time shanten distributions (mjsim.stats.exact_shanten).
+
+* the riichi anchor: standard + seven distinct pairs of the 136 wall, plus thirteen orphans
+  counted apart, are complete at deal in exactly 12,859,078,207,674 of C(136, 14) hands;
+* brute force: every hand of small walls (14 and 13 tiles from a few kinds, and 4 tiles
+  from the full wall), weighted by prod C(copies, c) and scored by the shanten kernel, gives
+  the same integer counts as the class merge, for every rule set the engine takes;
+* Monte Carlo: ``N_MC`` dealt hands scored by ``shanten_batch`` agree with the exact
+  probabilities within 4 standard errors, for changsha (13 and 14 tiles) and generic (14);
+* the rule sets it refuses (shape conditions, wildcards) say why.
+
+``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+
+import numpy as np
+import pytest
+
+from mjsim.evaluate import compile_rules, shanten_batch, wild_mask
+from mjsim.kernels import shanten as K
+from mjsim.rules import load_rules
+from mjsim.stats.exact_shanten import (
+    IMPOSSIBLE,
+    ExactUnsupported,
+    exact_shanten,
+    p_complete,
+    p_ready,
+)
+from mjsim.tables.suits import INF
+from mjsim.tiles import N_KINDS
+
+FULL = os.environ.get("MJSIM_FULL") == "1"
+N_MC = 2_000_000 if FULL else 250_000
+SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma")
+
+
+# ---- helpers -------------------------------------------------------------------------
+
+
+def all_hands(copies: np.ndarray, n: int) -> np.ndarray:
+    """Every count vector with ``n`` tiles and at most ``copies[k]`` of kind ``k``."""
+    return _all_hands(tuple(int(c) for c in copies), n)
+
+
+@functools.lru_cache(maxsize=8)
+def _all_hands(copies: tuple[int, ...], n: int) -> np.ndarray:
+    hands = np.zeros((1, N_KINDS), dtype=np.uint8)
+    sums = np.zeros(1, dtype=np.int64)
+    for k in np.flatnonzero(copies):
+        parts, part_sums = [], []
+        for c in range(copies[k] + 1):
+            keep = sums + c <= n
+            h = hands[keep].copy()
+            h[:, k] = c
+            parts.append(h)
+            part_sums.append(sums[keep] + c)
+        hands, sums = np.concatenate(parts), np.concatenate(part_sums)
+    return hands[sums == n]
+
+
+def brute_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
+    """Shanten → weighted number of hands, by direct enumeration and the kernel
+    (``shanten_batch`` for 13/14 tiles, the per-hand kernel for other sizes)."""
+    hands = all_hands(copies, n)
+    if n in (rules.hand_size, rules.hand_size + 1):
+        s = shanten_batch(hands, rules)
+    else:
+        comp = compile_rules(rules)
+        scratch, caps, wild = K.make_scratch(), np.full(N_KINDS, 4, np.int64), wild_mask(None)
+        cost = np.array([K.hand_cost(h, 0, 0, comp.void, comp.families, comp.melds,
+                                     comp.kind_mask, comp.honour_mask, wild, caps,
+                                     comp.tables, scratch) for h in hands])
+        s = np.where(cost >= INF, IMPOSSIBLE, cost - 1)
+    binom = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
+    w = np.prod(binom[np.asarray(copies)[None, :], hands], axis=1)
+    return {int(k): int(w[s == k].sum()) for k in np.unique(s)}
+
+
+def deal(kinds: np.ndarray, n: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` hands of ``n`` tiles dealt from 4 copies of each of ``kinds``."""
+    out = []
+    for start in range(0, count, 50_000):
+        size = min(50_000, count - start)
+        pos = np.argpartition(rng.random((size, 4 * kinds.size)), n, axis=1)[:, :n]
+        hands = np.zeros((size, N_KINDS), dtype=np.uint8)
+        np.add.at(hands, (np.repeat(np.arange(size), n), kinds[pos // 4].ravel()), 1)
+        out.append(hands)
+    return np.concatenate(out)
+
+
+def wall(spec: dict[int, int]) -> np.ndarray:
+    copies = np.zeros(N_KINDS, dtype=np.int64)
+    for k, c in spec.items():
+        copies[k] = c
+    return copies
+
+
+# ---- the anchor ----------------------------------------------------------------------
+
+
+def test_riichi_anchor():
+    """Riichi's complete-at-deal count: standard or seven distinct pairs, plus 国士无双."""
+    rules = load_rules("generic", gen_7p_quad_as_two_pairs=False)
+    r = exact_shanten(rules, 14)
+    assert r.total == math.comb(136, 14)
+    kokushi = 13 * math.comb(4, 2) * 4**12
+    assert r.counts[-1] + kokushi == 12_859_078_207_674
+    assert sum(r.counts.values()) == r.total
+
+
+# ---- brute force ---------------------------------------------------------------------
+
+# small walls: a few kinds of every group, some with fewer than 4 copies
+WALL_SUITS = wall({0: 4, 1: 4, 2: 3, 4: 4, 8: 2,            # 1m 2m 3m 5m 9m
+                   10: 4, 13: 3, 14: 4, 15: 2,              # 2p 5p 6p 7p
+                   18: 2, 22: 4, 25: 3})                    # 1s 5s 8s
+WALL_HONOURS = wall({0: 4, 1: 3, 2: 4, 7: 2,                # 1m 2m 3m 8m
+                     13: 4, 14: 3,                          # 5p 6p
+                     22: 2, 25: 4,                          # 5s 8s
+                     27: 4, 28: 2, 29: 3})                  # 1z 2z 3z (winds)
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+@pytest.mark.parametrize("n", [13, 14])
+def test_small_walls_vs_brute_force(name, n):
+    rules = load_rules(name)
+    comp = compile_rules(rules)
+    for copies in (WALL_SUITS, WALL_HONOURS):
+        if (copies[~comp.kind_mask] > 0).any():
+            continue
+        r = exact_shanten(rules, n, wall=copies)
+        assert r.counts == brute_counts(rules, copies, n), (name, n)
+        assert r.total == math.comb(int(copies.sum()), n)
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_four_tiles_full_wall_vs_brute_force(name):
+    rules = load_rules(name)
+    copies = np.where(compile_rules(rules).kind_mask, 4, 0)
+    assert exact_shanten(rules, 4).counts == brute_counts(rules, copies, 4)
+
+
+def test_one_suit_wall_vs_brute_force():
+    """Only one suit in the wall: 清一色 and 将一色 carry the counts (changsha)."""
+    rules = load_rules("changsha")
+    copies = wall({k: 4 for k in range(9)})
+    for n in (13, 14):
+        assert exact_shanten(rules, n, wall=copies).counts == brute_counts(rules, copies, n)
+
+
+# ---- Monte Carlo ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,n", [("changsha", 13), ("changsha", 14), ("generic", 14)])
+def test_monte_carlo_agrees(name, n):
+    rules = load_rules(name)
+    exact = exact_shanten(rules, n)
+    kinds = np.flatnonzero(compile_rules(rules).kind_mask)
+    s = shanten_batch(deal(kinds, n, N_MC, np.random.default_rng(20240607 + n)), rules)
+    assert set(np.unique(s).tolist()) <= set(exact.counts)
+    for k in exact.counts:
+        p = exact.probability(k)
+        se = math.sqrt(p * (1 - p) / N_MC)
+        assert abs((s == k).mean() - p) <= 4 * se + 1e-12, (name, n, k)
+
+
+# ---- API -----------------------------------------------------------------------------
+
+
+def test_helpers_and_result():
+    r14 = exact_shanten("changsha", 14)
+    assert p_complete("changsha", exact=True) == r14.fraction(-1)
+    assert p_ready("changsha") == exact_shanten("changsha").probability(0)
+    assert sum(r14.probabilities.values()) == pytest.approx(1.0)
+    assert r14.as_dict()["counts"]["-1"] == str(r14.counts[-1])
+    assert IMPOSSIBLE not in r14.counts
+
+
+def test_state_budget_says_not_tractable():
+    r = exact_shanten("generic", 14, max_states=10)
+    assert not r.tractable and "max_states" in r.reason
+    with pytest.raises(ValueError, match="not tractable"):
+        r.probability(0)
+
+
+@pytest.mark.parametrize("name,why", [("hongzhong112", "shape conditions"),
+                                      ("ne_alt", "shape conditions"),
+                                      ("caishen16", "wildcards"),
+                                      ("shanghai_baida", "wildcards")])
+def test_unsupported_rule_sets_refused(name, why):
+    with pytest.raises(ExactUnsupported, match=why):
+        exact_shanten(name, 14)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="n_tiles"):
+        exact_shanten("changsha", 15)
+    with pytest.raises(ValueError, match="playing kinds"):
+        exact_shanten("changsha", 13, wall=wall({27: 4}))
