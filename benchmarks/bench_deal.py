@@ -1,9 +1,11 @@
-"""Throughput of the wall shuffle and the opening deal (deals/s and seat-hands/s).
+"""Throughput of the wall shuffle, the opening deal and the full dataset row
+(deal + 起手胡 + shanten per family + waits of every seat), in deals/s and seat-hands/s.
 
 Run: ``.venv/bin/python benchmarks/bench_deal.py [--n 2000000] [--rules changsha] [--repeat 3]``.
 Prints the machine and versions, the first call's time (compile, or load from the numba
 cache) apart, then the best of ``--repeat`` timed calls of ``deal_batch`` (shuffle, deal,
-bonus replacement, indicator, first draws, dice) and of ``walls`` (shuffle only).
+bonus replacement, indicator, first draws, dice), of ``walls`` (shuffle only) and of
+``deal_columns`` (every column of the ``mjsim deal`` dataset, in chunks of 250,000 deals).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 
 import mjsim
 from mjsim.rules import load_rules
+from mjsim.sim.deals import deal_columns
 from mjsim.sim.walls import WallSpec, deal_batch, walls
 
 
@@ -56,6 +59,12 @@ def main() -> None:
     chunk = min(args.n, 200_000)
     seconds = best_of(args.repeat, walls, spec, args.seed, 0, chunk)
     print(f"walls       {chunk / seconds / 1e6:7.2f} M walls/s  (shuffle only, n = {chunk:,})")
+    rules = load_rules(args.rules)
+    deal_columns(rules, args.seed, 0, 100)
+    chunk = min(args.n, 250_000)
+    seconds = best_of(args.repeat, deal_columns, rules, args.seed, 0, chunk)
+    print(f"dataset     {chunk / seconds / 1e6:7.2f} M deals/s  {4 * chunk / seconds / 1e6:7.2f} "
+          f"M seat-hands/s  (deal + 起手胡 + shanten per family + waits, n = {chunk:,})")
 
 
 if __name__ == "__main__":

@@ -219,16 +219,19 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
 
 
 def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
-                      wild: WildSpec = None, void: Any = None) -> dict[str, np.ndarray]:
+                      wild: WildSpec = None, void: Any = None,
+                      validate: bool = True) -> dict[str, np.ndarray]:
     """Like :func:`shanten_batch`, in one pass: ``{"shanten": overall, form: that family's
-    shanten, ...}`` for each winning family of the rule set.
+    shanten, ...}`` for each winning family of the rule set. ``validate=False`` skips
+    the input checks, for callers that built ``hands`` themselves (the dealers).
 
     >>> out = shanten_by_family(parse_hand("11m33m55m22p44p66p8s").counts[None, :], "changsha")
     >>> int(out["shanten"][0]), int(out["seven_pairs"][0]), int(out["standard"][0])
     (0, 0, 3)
     """
     rules = _rules(rules)
-    hands = _check_batch(hands, rules, n_melds)
+    if validate:
+        hands = _check_batch(hands, rules, n_melds)
     overall, per = _run_batch(hands, rules, n_melds, None, wild, 0, void, True)
     out = {"shanten": overall}
     for f, fam in enumerate(rules.families):

@@ -40,6 +40,10 @@ def deal_cmd(n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
         write_deals(rs, n, seed, out, chunk=chunk, progress=not (quiet or json))
     except RunMismatch as error:
         raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        kept = len(list(Path(out).glob("part-*.parquet")))
+        raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "
+                   "again to resume") from None
     parts = sorted(Path(out).glob("part-*.parquet"))
     if json:
         emit_json({"out": str(out), "rules": rs.id, "options_hash": rs.options_hash,

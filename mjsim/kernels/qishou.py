@@ -55,7 +55,7 @@ _TWO_P, _TWO_S = 10, 19
 # --------------------------------------------------------------------------- predicates
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def banban(counts, reuse_quad, yizhihua_mode):
     """板板胡: 1 if no tile is a 258 tile."""
     for base in (0, 9, 18):
@@ -64,7 +64,7 @@ def banban(counts, reuse_quad, yizhihua_mode):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sixi(counts, reuse_quad, yizhihua_mode):
     """四喜: the number of kinds with four copies."""
     q = 0
@@ -74,7 +74,7 @@ def sixi(counts, reuse_quad, yizhihua_mode):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def liuliushun(counts, reuse_quad, yizhihua_mode):
     """六六顺: ⌊t/2⌋ for t kinds with three copies (quads join t with ``reuse_quad``)."""
     t = 0
@@ -84,7 +84,7 @@ def liuliushun(counts, reuse_quad, yizhihua_mode):
     return t // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def queyise(counts, reuse_quad, yizhihua_mode):
     """缺一色: the number of suits among m, p, s with no tile at all."""
     absent = 0
@@ -97,7 +97,7 @@ def queyise(counts, reuse_quad, yizhihua_mode):
     return absent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def santong(counts, reuse_quad, yizhihua_mode):
     """三同: the number of ranks r with pairs of rm, rp and rs."""
     n = 0
@@ -107,7 +107,7 @@ def santong(counts, reuse_quad, yizhihua_mode):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def yizhihua(counts, reuse_quad, yizhihua_mode):
     """一枝花 under ``yizhihua_mode`` (0 ``single_five``, 1 ``lone_258_five``): 0 or 1."""
     five_only = 0  # suits whose 258 tiles are exactly one 5
@@ -130,7 +130,7 @@ def yizhihua(counts, reuse_quad, yizhihua_mode):
     return 1 if (five_only == 1 and other_258 == 0) or lone_five == 1 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bubugao(counts, reuse_quad, yizhihua_mode):
     """步步高: tile-disjoint runs of three consecutive pairs, greedy per suit, summed."""
     runs = 0
@@ -146,7 +146,7 @@ def bubugao(counts, reuse_quad, yizhihua_mode):
     return runs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def jintongyunv(counts, reuse_quad, yizhihua_mode):
     """金童玉女: 1 if 2p and 2s are both pairs."""
     return 1 if counts[_TWO_P] >= 2 and counts[_TWO_S] >= 2 else 0

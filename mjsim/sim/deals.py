@@ -26,6 +26,7 @@ from .. import __version__
 from ..efficiency import waits_batch
 from ..evaluate import shanten_by_family
 from ..kernels import qishou as Q
+from ..kernels.features import FEATURES, hand_features
 from ..rules import RuleSet, load_rules
 from ..tiles import N_KINDS
 from .parts import run_parts
@@ -33,9 +34,6 @@ from .walls import WallSpec, deal_batch
 
 #: deals per chunk: about 1 M seat rows, a few hundred MB at most in memory
 DEFAULT_CHUNK = 250_000
-
-_IS_258 = np.array([k < 27 and k % 9 in (1, 4, 7) for k in range(N_KINDS)])
-
 
 def _rules(rules: str | RuleSet) -> RuleSet:
     return rules if isinstance(rules, RuleSet) else load_rules(rules)
@@ -48,10 +46,15 @@ def has_qishou(rules: RuleSet) -> bool:
 
 def _shanten_columns(hands: np.ndarray, wild: np.ndarray, rules: RuleSet) -> dict[str, np.ndarray]:
     """Per-family shanten, one kernel call per wildcard kind in play."""
+    kinds = np.unique(wild)
+    if len(kinds) == 1:
+        return shanten_by_family(hands, rules, wild=None if kinds[0] < 0 else [int(kinds[0])],
+                                 validate=False)
     out: dict[str, np.ndarray] = {}
-    for w in np.unique(wild):
+    for w in kinds:
         rows = np.flatnonzero(wild == w)
-        part = shanten_by_family(hands[rows], rules, wild=None if w < 0 else [int(w)])
+        part = shanten_by_family(hands[rows], rules, wild=None if w < 0 else [int(w)],
+                                 validate=False)
         for name, values in part.items():
             out.setdefault(name, np.empty(len(hands), dtype=np.int8))[rows] = values
     return out
@@ -81,18 +84,17 @@ def deal_columns(rules: str | RuleSet, seed: int, start: int, n: int) -> dict[st
         "deal": np.repeat(np.arange(start, start + n, dtype=np.int64), 4),
         "seat": seat,
         "dealer": dealer,
-        "n_tiles": hands.sum(axis=1, dtype=np.int16).astype(np.int8),
     }
+    features = hand_features(hands)
+    cols["n_tiles"] = features[:, 0]
     for name, values in _shanten_columns(hands, wild, rules).items():
         if name != "quanqiuren":  # 全求人 needs four exposed melds: never at the deal
             cols[name if name == "shanten" else f"shanten_{name}"] = values
     cols["complete"] = cols["shanten"] == -1
     cols["ready"] = (cols["shanten"] == 0) & ~dealer
     cols["n_waits"], cols["live_waits"] = _wait_columns(hands, wild, cols["shanten"], dealer, rules)
-    suits = hands[:, :27].reshape(-1, 3, 9).sum(axis=2)
-    cols["suits_held"] = (suits > 0).sum(axis=1).astype(np.int8)
-    cols["n_258"] = hands[:, _IS_258].sum(axis=1, dtype=np.int16).astype(np.int8)
-    cols["n_honours"] = hands[:, 27:].sum(axis=1, dtype=np.int16).astype(np.int8)
+    for j, name in enumerate(FEATURES[1:], start=1):
+        cols[name] = features[:, j]
     cols["bonus"] = batch.bonus.reshape(-1).astype(np.int8)
     if rules.wild in ("caishen", "baida"):
         cols["wild_kind"] = wild.astype(np.int8)

@@ -56,12 +56,15 @@ def _check_manifest(folder: Path, params: dict[str, Any]) -> None:
     os.replace(tmp, manifest)
 
 
-def _part_ok(path: Path) -> bool:
+def _part_ok(path: Path, meta: bytes) -> bool:
+    """Whether a part on disk is whole; a whole part of another run is an error."""
     try:
-        pq.ParquetFile(path).metadata
-        return True
+        found = (pq.read_schema(path).metadata or {}).get(META_KEY)
     except (OSError, pa.ArrowInvalid):
-        return False
+        return False  # damaged: written again
+    if found != meta:
+        raise RunMismatch(f"{path} belongs to a different run; choose another --out or delete it")
+    return True
 
 
 def run_parts(folder: str | Path, total: int, chunk: int,
@@ -79,12 +82,14 @@ def run_parts(folder: str | Path, total: int, chunk: int,
     params = dict(params, total=total, chunk=chunk)
     _check_manifest(folder, params)
     meta = json.dumps(params, ensure_ascii=False).encode()
+    for stale in folder.glob(".part-*.tmp"):
+        stale.unlink(missing_ok=True)  # left by an interrupted write
     starts = list(range(0, total, chunk))
     with progress_bar(f"{label}", total, enabled=progress) as advance:
         for start in starts:
             n = min(chunk, total - start)
             path = folder / _part_name(start, n)
-            if path.exists() and _part_ok(path):
+            if path.exists() and _part_ok(path, meta):
                 advance(n)
                 continue
             table = make_chunk(start, n)

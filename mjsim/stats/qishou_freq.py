@@ -40,7 +40,7 @@ def _clustered(per_deal: np.ndarray) -> dict[str, Any]:
     se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
     n_eff = p * (1 - p) / se**2 if se > 0 else 3 * n
     lo, hi = wilson(p * n_eff, n_eff) if n_eff > 0 else (0.0, 1.0)
-    return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p)}
+    return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p), "n": 3 * n}
 
 
 def _estimates(hits: np.ndarray) -> dict[str, dict[str, Any]]:
@@ -48,12 +48,13 @@ def _estimates(hits: np.ndarray) -> dict[str, dict[str, Any]]:
     n = hits.shape[0]
     dealer = proportion(int(hits[:, 0].sum()), n)
     anyone = proportion(int(hits.any(axis=1).sum()), n)
-    out = {
-        "dealer": {"p": dealer.p, "se": dealer.se, "ci": list(dealer.ci), "odds": dealer.odds},
+    return {
+        "dealer": {"p": dealer.p, "se": dealer.se, "ci": list(dealer.ci), "odds": dealer.odds,
+                   "n": n},
         "non_dealer": _clustered(hits[:, 1:].mean(axis=1)),
-        "any_player": {"p": anyone.p, "se": anyone.se, "ci": list(anyone.ci), "odds": anyone.odds},
+        "any_player": {"p": anyone.p, "se": anyone.se, "ci": list(anyone.ci), "odds": anyone.odds,
+                       "n": n},
     }
-    return out
 
 
 def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int = 0,
@@ -124,11 +125,17 @@ def _exact(rules: RuleSet) -> dict[str, dict[str, float]]:
 
 
 def agrees(estimate: dict[str, Any], sigmas: float = 4.0) -> bool:
-    """Whether an estimate lies within ``sigmas`` standard errors of its exact value."""
+    """Whether an estimate lies within ``sigmas`` standard errors of its exact value; the
+    standard error is the larger of the estimate's own and the binomial one at the exact
+    value (so that an estimate with no hits is not judged by a standard error of 0).
+
+    >>> agrees({"p": 0.0, "se": 0.0, "exact": 0.2, "n": 1000})
+    False
+    """
     exact = estimate.get("exact")
     if exact is None:
         return True
-    se = estimate["se"] if estimate["se"] > 0 else math.sqrt(max(exact * (1 - exact), 1e-12))
+    se = max(estimate["se"], math.sqrt(exact * (1 - exact) / estimate["n"]))
     return abs(estimate["p"] - exact) <= sigmas * se
 
 
