@@ -112,7 +112,7 @@ def exact_cmd(rules: str = RULES, settings: list[str] = SET, json: bool = JSON) 
 
 
 def report_cmd(rules: str = RULES, settings: list[str] = SET,
-               n: int = typer.Option(400_000, "-n", min=1000, help="Number of deals."),
+               n: int = typer.Option(1_000_000, "-n", min=1000, help="Number of deals."),
                seed: int = SEED,
                out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
                quiet: bool = QUIET, json: bool = JSON) -> None:

@@ -131,7 +131,7 @@ def _pct(p: float | None) -> str:
     return "—" if p is None else f"{100 * p:.3f}%"
 
 
-def build_report(rules: RuleSet, n: int = 400_000, seed: int = 0, out: Path = Path("reports"),
+def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
                  progress: bool = True, echo: Callable | None = print) -> dict[str, Any]:
     """Run the study and write the report; return its summary (also ``summary.json``)."""
     t0 = time.perf_counter()
