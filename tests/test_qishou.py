@@ -14,7 +14,6 @@ mjsim.stats.exact_qishou.
 from __future__ import annotations
 
 import functools
-import itertools
 import time
 from math import comb
 
@@ -22,8 +21,6 @@ import numpy as np
 import pytest
 from numba import njit
 
-from mjsim.notation import parse_hand
-from mjsim.rules import RulesError, load_rules
 from mjsim.kernels.qishou import (
     LONE_258_FIVE,
     PATTERNS,
@@ -37,6 +34,8 @@ from mjsim.kernels.qishou import (
     qishou_many,
     score,
 )
+from mjsim.notation import parse_hand
+from mjsim.rules import RulesError, load_rules
 from mjsim.stats.exact_qishou import count_distributions, exact_qishou
 
 IDX = {p: i for i, p in enumerate(PATTERNS)}
@@ -76,7 +75,7 @@ def naive_counts(counts, reuse_quad: bool, mode: int) -> list[int]:
     return [banban, sixi, liuliushun, queyise, santong, yizhihua, bubugao, jintong]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _max_runs(c: tuple[int, ...]) -> int:
     """Largest number of tile-disjoint runs of three consecutive pairs, by trying every run."""
     best = 0
@@ -104,7 +103,7 @@ def pair_heavy_hands(rng, n_hands: int, size: int) -> np.ndarray:
     三同, 步步高, 金童玉女 and the 一枝花 corner cases all occur."""
     out = np.zeros((n_hands, 34), dtype=np.uint8)
     for h in out:
-        pool = rng.choice(27, size=rng.integers(3, 9), replace=False)
+        pool = rng.choice(27, size=rng.integers(4, 9), replace=False)  # room for 14
         if rng.random() < 0.3:  # same rank in every suit
             r = rng.integers(9)
             pool = np.concatenate([pool, [r, 9 + r, 18 + r]])
@@ -360,6 +359,48 @@ def test_exact_vs_enumeration(tiles, sizes, options):
             brute = {k: int(w) for k, w in enumerate(out[p]) if w}
             assert exact[pattern][n] == brute, (pattern, n)
         assert exact["any_basic"][n] == {k: int(w) for k, w in enumerate(any_out) if w}
+
+
+@njit
+def _and_dp(table, n_max):
+    """Hands by size and final AND of the three suits' pair-rank masks: a plain DP over
+    the suits with every (tiles, mask) pair of the next suit (int64 is exact for 108 tiles:
+    every entry counts hands, at most C(108, 14) < 2**63)."""
+    state = np.zeros((n_max + 1, 512), dtype=np.int64)
+    state[0, 511] = 1
+    for _ in range(3):
+        new = np.zeros_like(state)
+        for n1 in range(n_max + 1):
+            for m1 in range(512):
+                w1 = state[n1, m1]
+                if w1 == 0:
+                    continue
+                for n2 in range(n_max + 1 - n1):
+                    for m2 in range(512):
+                        if table[n2, m2]:
+                            new[n1 + n2, m1 & m2] += w1 * table[n2, m2]
+        state = new
+    return state
+
+
+def test_exact_santong_vs_and_dp():
+    """三同 at 13 and 14 tiles (two ranks possible) by a DP on the AND of the pair masks,
+    not by the engine's inclusion–exclusion."""
+    vecs = np.indices((5,) * 9).reshape(9, -1).T
+    n = vecs.sum(axis=1)
+    keep = n <= 14
+    vecs, n = vecs[keep], n[keep]
+    w = np.prod(np.array([1, 4, 6, 4, 1])[vecs], axis=1)
+    mask = ((vecs >= 2) * (1 << np.arange(9))).sum(axis=1)
+    table = np.zeros((15, 512), dtype=np.int64)
+    np.add.at(table, (n, mask), w)
+    state = _and_dp(table, 14)
+    popcount = np.array([m.bit_count() for m in range(512)])
+    exact = count_distributions(load_rules("changsha"), (13, 14))["santong"]
+    for size in (13, 14):
+        dp = {int(k): int(state[size, popcount == k].sum()) for k in range(3)}
+        assert exact[size] == {k: v for k, v in dp.items() if v}
+        assert exact[size][2] > 0  # two ranks occur
 
 
 # ---------------------------------------------------------------- exact vs Monte Carlo

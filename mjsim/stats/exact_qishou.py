@@ -108,7 +108,7 @@ def _table(features: dict[str, np.ndarray], sig: np.ndarray) -> dict[tuple[int, 
     size = int(sig.max()) + 1
     sums = np.bincount(n * size + sig, weights=w)  # float64, exact: every sum < 2**53
     assert sums.max() < 2**53
-    return {(int(k // size), int(k % size)): int(round(v)) for k, v in enumerate(sums) if v}
+    return {(int(k // size), int(k % size)): int(v) for k, v in enumerate(sums) if v}
 
 
 # --------------------------------------------------------------------------- the folds
@@ -247,7 +247,7 @@ def _santong(n_honours: int, sizes: tuple[int, ...]) -> dict[int, dict[int, int]
     else:
         honours = [1]
     honours = (honours + [0] * (n_max + 1))[: n_max + 1]
-    sets = [r for r in range(size) if 6 * bin(r).count("1") <= n_max]
+    sets = [r for r in range(size) if 6 * r.bit_count() <= n_max]
     both = {}  # hands whose three masks all contain R, by hand size
     for r in sets:
         col = [int(x) for x in dense[: n_max + 1, r]]
@@ -256,9 +256,9 @@ def _santong(n_honours: int, sizes: tuple[int, ...]) -> dict[int, dict[int, int]
     for n in sizes:
         dist: dict[int, int] = defaultdict(int)
         for s in sets:  # exactly the ranks S: Möbius inversion of the superset counts
-            exact = sum((-1) ** bin(r & ~s).count("1") * both[r][n] for r in sets if r & s == s)
+            exact = sum((-1) ** (r & ~s).bit_count() * both[r][n] for r in sets if r & s == s)
             if exact:
-                dist[bin(s).count("1")] += exact
+                dist[s.bit_count()] += exact
         out[n] = dict(dist)
     return out
 
