@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .kernels import shanten as K
+from .kernels.features import hand_features
 from .notation import NotationError, parse_hand
 from .rules import RuleSet, load_rules
 from .tables.flagged import CHOW, PUNG, YAO, load_flagged
@@ -259,7 +260,8 @@ def _check_batch(hands: Any, rules: RuleSet, n_melds: Any) -> np.ndarray:
         raise HandError(f"hands must be an array of shape (N, 34), got shape {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > 4):
         raise HandError("hand counts must be 0–4 per tile kind")
-    sizes = arr.sum(axis=1, dtype=np.int64) + 3 * np.asarray(n_melds, dtype=np.int64)
+    arr = np.ascontiguousarray(arr, dtype=np.uint8)
+    sizes = hand_features(arr)[:, 0].astype(np.int64) + 3 * np.asarray(n_melds, dtype=np.int64)
     ok = (sizes == rules.hand_size) | (sizes == rules.hand_size + 1)
     if not ok.all():
         row = int(np.flatnonzero(~ok)[0])
@@ -267,7 +269,7 @@ def _check_batch(hands: Any, rules: RuleSet, n_melds: Any) -> np.ndarray:
             f"row {row} has {int(sizes[row])} tiles with its melds; {rules.id} hands have "
             f"{rules.hand_size} or {rules.hand_size + 1}"
         )
-    return np.ascontiguousarray(arr, dtype=np.uint8)
+    return arr
 
 
 __all__ = ["HandError", "NotationError", "compile_rules", "is_win", "meld_flags", "shanten",

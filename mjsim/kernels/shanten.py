@@ -332,6 +332,22 @@ def _merge_tables(tab, hon, i0, i1, i2, i3, need, pair):
 
 
 @njit(cache=True, inline="always")
+def _suit_and_honours(tab, hon, i_suit, i_hon, need, pair):
+    """混一色: one suit plus a nonempty honour part, ``need`` melds and a pair."""
+    best = INF
+    for mh in range(need + 1):
+        ms = need - mh
+        suit0 = np.int64(tab[i_suit, ms * N_PAIR])
+        suitp = np.int64(tab[i_suit, ms * N_PAIR + pair])
+        if mh > 0:
+            best = min(best, suit0 + hon[i_hon, mh * N_PAIR + pair],
+                       suitp + hon[i_hon, mh * N_PAIR])
+        else:
+            best = min(best, suit0 + hon[i_hon, pair])  # the honours hold just the pair
+    return best
+
+
+@njit(cache=True, inline="always")
 def _merge_fast(tab, hon, i0, i1, i2, i3, need, pair):
     """:func:`_merge_tables` with the common (melds, pair) as constants so they unroll."""
     if need == 4:
@@ -386,8 +402,16 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         elif simple and form == ONE_SUIT and meld_flags == 0:
             col = need * N_PAIR + pair
             cost = min(std_tab[i0, col], std_tab[i1, col], std_tab[i2, col])
-        elif simple and form == ALL_258 and meld_flags == 0:
-            cost = _only_cost(counts, wild_mask, kind_mask, ALL_258, 3 * need + 2)
+        elif simple and form == EIGHT_PAIRS:
+            if n_melds == 0:
+                cost = _pairs_cost(counts, wild_mask, kind_mask, -2, 8, families[f, 2], True)
+        elif simple and (form == ALL_258 or (form == ALL_HONOURS and families[f, 2])) \
+                and meld_flags == 0:
+            cost = _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+        elif simple and form == MIXED_ONE_SUIT and meld_flags == 0 and n_honours == 7:
+            cost = min(_suit_and_honours(std_tab, hon_tab, i0, i3, need, pair),
+                       _suit_and_honours(std_tab, hon_tab, i1, i3, need, pair),
+                       _suit_and_honours(std_tab, hon_tab, i2, i3, need, pair))
         elif form == QUANQIUREN and n_melds != melds:
             pass
         elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:
