@@ -303,20 +303,20 @@ def to_compact(hand: Hand) -> str:
     return " ".join(parts + _win_suffix(hand, name))
 
 
-def _kinds_of(hand: Hand) -> tuple[list[int], list[list[int]]]:
+def _spell(hand: Hand, tile_text) -> str:
+    """A hand written tile by tile with ``tile_text`` (concealed, melds, flowers, ``+tile``)."""
     counts = _without_win(hand)
     concealed = [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
-    return concealed, [list(m.kinds) for m in hand.melds]
+    parts = ["".join(tile_text(k) for k in concealed)] if concealed else []
+    for meld in hand.melds:
+        parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(tile_text(k) for k in meld.kinds))
+    parts += [tile_text(f) for f in sorted(hand.flowers)]
+    return " ".join(parts + _win_suffix(hand, tile_text))
 
 
 def to_chinese(hand: Hand) -> str:
     """Chinese tile names, e.g. ``一万二万三万``; melds in brackets as in compact notation."""
-    concealed, melds = _kinds_of(hand)
-    parts = ["".join(zh_name(k) for k in concealed)] if concealed else []
-    for meld, kinds in zip(hand.melds, melds):
-        parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(zh_name(k) for k in kinds))
-    parts += [zh_name(f) for f in sorted(hand.flowers)]
-    return " ".join(parts + _win_suffix(hand, zh_name))
+    return _spell(hand, zh_name)
 
 
 def to_unicode(hand: Hand) -> str:
@@ -325,12 +325,7 @@ def to_unicode(hand: Hand) -> str:
     >>> to_unicode(parse_hand("123m"))
     '🀇🀈🀉'
     """
-    concealed, melds = _kinds_of(hand)
-    parts = ["".join(glyph(k) for k in concealed)] if concealed else []
-    for meld, kinds in zip(hand.melds, melds):
-        parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(glyph(k) for k in kinds))
-    parts += [glyph(f) for f in sorted(hand.flowers)]
-    return " ".join(parts + _win_suffix(hand, glyph))
+    return _spell(hand, glyph)
 
 
 def parse_tiles(text: str) -> np.ndarray:
