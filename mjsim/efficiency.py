@@ -31,6 +31,7 @@ from .evaluate import (
 from .kernels import waits as W
 from .notation import parse_tiles
 from .rules import RuleSet
+from .kernels.shanten import IMPOSSIBLE
 from .tables.suits import INF
 from .tiles import N_KINDS, Hand, name
 
@@ -144,3 +145,23 @@ def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: An
     seen = np.zeros((n, N_KINDS), np.int64) if visible is None else np.broadcast_to(
         np.asarray(visible, dtype=np.int64), (n, N_KINDS))
     return mask, np.clip(4 - owned - seen, 0, 4).astype(np.int8)
+
+
+def ukeire_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
+                 form: str | None = None, wild: Any = None,
+                 void: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """For each 14-tile row and each kind held: the shanten after discarding it
+    (``int8[N, 34]``, ``IMPOSSIBLE`` where the kind is not held) and the kinds that then
+    improve the hand (``bool[N, 34, 34]``: discard × improving kind).
+    """
+    rules = _rules(rules)
+    hands = _check_batch(hands, rules, n_melds)
+    n = hands.shape[0]
+    comp = compile_rules(rules, form)
+    ints = lambda v: np.broadcast_to(np.asarray(v, dtype=np.int64), (n,)).copy()  # noqa: E731
+    voids = ints(comp.void if void is None else _void(comp, void))
+    after, improves = W.ukeire_many(hands, hands.astype(np.int64), ints(n_melds), ints(0), voids,
+                                    comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
+                                    wild_mask(wild), comp.tables)
+    shanten = np.where(after >= INF, IMPOSSIBLE, after - 1).astype(np.int8)
+    return shanten, improves
