@@ -215,7 +215,6 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     """
     rules = _rules(rules)
     hands = _check_batch(hands, rules, n_melds)
-    n = hands.shape[0]
     return _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, False)[0]
 
 
