@@ -25,10 +25,38 @@ HAS_YAO_MELD = 256
 
 @njit(cache=True)
 def make_work():
-    """Work buffers: two DP layers and the rows of the four groups."""
+    """Work buffers: two DP layers, the rows of the four groups, and one group's options."""
     shape = (MAX_NEED + 1, 2, N_FLAGS, 4)
     return (np.empty(shape, np.int64), np.empty(shape, np.int64),
-            np.empty((4, MAX_NEED + 1, 2, N_FLAGS), np.int64))
+            np.empty((4, MAX_NEED + 1, 2, N_FLAGS), np.int64),
+            np.empty(((MAX_NEED + 1) * 2 * N_FLAGS, 4), np.int64))
+
+
+@njit(cache=True, inline="always")
+def _options(rows, g, need, need_flags, opts):
+    """The useful (melds, pair, flags, cost) choices of group ``g``: finite, flags within
+    ``need_flags``, and not beaten by a choice with more flags at the same cost (rows are
+    "at least" rows, so more flags never cost less). Returns how many."""
+    k = 0
+    for mg in range(need + 1):
+        for pg in range(2):
+            for f in range(N_FLAGS):
+                if f & ~need_flags:
+                    continue
+                v = rows[g, mg, pg, f]
+                if v >= INF:
+                    continue
+                free = need_flags & ~f  # flags this choice could still gain
+                if ((free & PUNG and rows[g, mg, pg, f | PUNG] == v)
+                        or (free & CHOW and rows[g, mg, pg, f | CHOW] == v)
+                        or (free & YAO and rows[g, mg, pg, f | YAO] == v)):
+                    continue
+                opts[k, 0] = mg
+                opts[k, 1] = pg
+                opts[k, 2] = f
+                opts[k, 3] = v
+                k += 1
+    return k
 
 
 @njit(cache=True)
@@ -126,7 +154,7 @@ def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, s
     """
     if need < 0 or need > MAX_NEED:
         return INF
-    cur, nxt, rows = work
+    cur, nxt, rows, opts = work
     for g in range(3):
         if capped:
             _suit_rows_capped(counts, wild_mask, caps, g, need, rows[g])
@@ -151,32 +179,50 @@ def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, s
     for s in range(3):
         if suits_exposed >> s & 1:
             n_suits += 1
-    cur[:] = INF
-    cur[0, 0, have, min(n_suits, 3)] = 0
-    for g in range(4):
-        nxt[:] = INF
-        adds_suit = g < 3 and not (suits_exposed >> g & 1)
+    # lb[g, m, p]: the fewest tiles groups g.. need for m melds and p pairs, conditions
+    # aside — a lower bound that lets the DP below drop hopeless states
+    lb = np.full((5, need + 1, 2), INF, dtype=np.int64)
+    lb[4, 0, 0] = 0
+    for g in range(3, -1, -1):
         for m in range(need + 1):
             for p in range(2):
-                for r in range(N_FLAGS):
-                    for s in range(4):
-                        base = cur[m, p, r, s]
-                        if base >= INF:
-                            continue
-                        for mg in range(need - m + 1):
-                            for pg in range(2 - p):
-                                s2 = min(s + 1, 3) if adds_suit and mg + pg > 0 else s
-                                for f in range(N_FLAGS):
-                                    if f & ~need_flags:
-                                        continue
-                                    v = rows[g, mg, pg, f]
-                                    if v >= INF:
-                                        continue
-                                    r2 = r | f
-                                    if base + v < nxt[m + mg, p + pg, r2, s2]:
-                                        nxt[m + mg, p + pg, r2, s2] = base + v
-        cur, nxt = nxt, cur
-    best = INF
-    for s in range(min_suits, 4):
-        best = min(best, cur[need, 1, need_flags, s])
-    return best
+                best = INF
+                for mg in range(m + 1):
+                    for pg in range(p + 1):
+                        best = min(best, rows[g, mg, pg, 0] + lb[g + 1, m - mg, p - pg])
+                lb[g, m, p] = best
+    start_suits = min(n_suits, min_suits)  # suits are counted up to what is needed
+    bound = lb[0, need, 1]
+    while bound <= 3 * need + 2:  # no target misses more tiles than it has
+        cur.fill(INF)
+        cur[0, 0, have, start_suits] = 0
+        for g in range(4):
+            nxt.fill(INF)
+            adds_suit = g < 3 and not (suits_exposed >> g & 1)
+            n_opts = _options(rows, g, need, need_flags, opts)
+            for m in range(need + 1):
+                for p in range(2):
+                    for r in range(N_FLAGS):
+                        for s in range(min_suits + 1):
+                            base = cur[m, p, r, s]
+                            if base >= INF:
+                                continue
+                            for o in range(n_opts):
+                                m2 = m + opts[o, 0]
+                                p2 = p + opts[o, 1]
+                                if m2 > need or p2 > 1:
+                                    continue
+                                v = base + opts[o, 3]
+                                if v + lb[g + 1, need - m2, 1 - p2] > bound:
+                                    continue
+                                s2 = s
+                                if adds_suit and m2 + p2 > m + p:
+                                    s2 = min(s + 1, min_suits)
+                                r2 = r | opts[o, 2]
+                                if v < nxt[m2, p2, r2, s2]:
+                                    nxt[m2, p2, r2, s2] = v
+            cur, nxt = nxt, cur
+        if cur[need, 1, need_flags, min_suits] <= bound:
+            return cur[need, 1, need_flags, min_suits]
+        bound += 1
+    return INF
