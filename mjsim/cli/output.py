@@ -1,4 +1,5 @@
-"""Output conventions of the CLI: JSON documents, rich tables, the progress bar, user errors.
+"""Output conventions of the CLI: JSON documents, rich tables, user errors (the progress
+bar of long runs is :func:`mjsim.progress.progress_bar`).
 
 >>> import io, contextlib
 >>> buf = io.StringIO()
@@ -16,8 +17,6 @@ from typing import Any
 
 import numpy as np
 import typer
-
-from ..progress import progress_bar  # noqa: F401  (the CLI's one progress bar)
 from rich.console import Console
 from rich.markup import escape
 

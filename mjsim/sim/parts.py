@@ -85,7 +85,7 @@ def run_parts(folder: str | Path, total: int, chunk: int,
     for stale in folder.glob(".part-*.tmp"):
         stale.unlink(missing_ok=True)  # left by an interrupted write
     starts = list(range(0, total, chunk))
-    with progress_bar(f"{label}", total, enabled=progress) as advance:
+    with progress_bar(label, total, enabled=progress) as advance:
         for start in starts:
             n = min(chunk, total - start)
             path = folder / _part_name(start, n)
