@@ -26,6 +26,8 @@ from .evaluate import (
     _void,
     compile_rules,
     meld_flags,
+    per_row,
+    row_voids,
     wild_mask,
 )
 from .kernels import waits as W
@@ -138,9 +140,8 @@ def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: An
     n = hands.shape[0]
     comp = compile_rules(rules, form)
     owned = hands.astype(np.int64)
-    ints = lambda v: np.broadcast_to(np.asarray(v, dtype=np.int64), (n,)).copy()  # noqa: E731
-    voids = ints(comp.void if void is None else _void(comp, void))
-    mask = W.waits_many(hands, owned, ints(n_melds), ints(0), voids, comp.families, comp.melds,
+    mask = W.waits_many(hands, owned, per_row(n_melds, n), per_row(0, n),
+                        row_voids(comp, void, n), comp.families, comp.melds,
                         comp.kind_mask, comp.honour_mask, wild_mask(wild), comp.tables)
     seen = np.zeros((n, N_KINDS), np.int64) if visible is None else np.broadcast_to(
         np.asarray(visible, dtype=np.int64), (n, N_KINDS))
@@ -158,10 +159,9 @@ def ukeire_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: A
     hands = _check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    ints = lambda v: np.broadcast_to(np.asarray(v, dtype=np.int64), (n,)).copy()  # noqa: E731
-    voids = ints(comp.void if void is None else _void(comp, void))
-    after, improves = W.ukeire_many(hands, hands.astype(np.int64), ints(n_melds), ints(0), voids,
-                                    comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
+    after, improves = W.ukeire_many(hands, hands.astype(np.int64), per_row(n_melds, n),
+                                    per_row(0, n), row_voids(comp, void, n), comp.families,
+                                    comp.melds, comp.kind_mask, comp.honour_mask,
                                     wild_mask(wild), comp.tables)
     shanten = np.where(after >= INF, IMPOSSIBLE, after - 1).astype(np.int8)
     return shanten, improves

@@ -242,15 +242,23 @@ def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_mel
 def _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, by_family):
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    voids = np.full(n, comp.void, dtype=np.int64) if void is None else np.broadcast_to(
-        np.asarray([_void(comp, v) for v in np.atleast_1d(void)], dtype=np.int64), (n,)).copy()
     return K.shanten_many(
-        hands,
-        np.broadcast_to(np.asarray(n_melds, dtype=np.int64), (n,)).copy(),
-        np.broadcast_to(np.asarray(meld_flags, dtype=np.int64), (n,)).copy(),
-        voids, comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
+        hands, per_row(n_melds, n), per_row(meld_flags, n), row_voids(comp, void, n),
+        comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
         comp.tables, by_family,
     )
+
+
+def per_row(value: Any, n: int) -> np.ndarray:
+    """A scalar or per-row value as the kernels' ``int64[n]``."""
+    return np.broadcast_to(np.asarray(value, dtype=np.int64), (n,)).copy()
+
+
+def row_voids(comp: Compiled, void: Any, n: int) -> np.ndarray:
+    """The 定缺 suit of each row: the rule set's default, or ``void`` (one or per row)."""
+    if void is None:
+        return np.full(n, comp.void, dtype=np.int64)
+    return per_row([_void(comp, v) for v in np.atleast_1d(void)], n)
 
 
 def _check_batch(hands: Any, rules: RuleSet, n_melds: Any) -> np.ndarray:

@@ -18,10 +18,10 @@ CHUNK = 1024
 
 
 @njit(cache=True, inline="always")
-def _cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask, wild_mask,
-          caps, tabs, rows, left, right, cwork, per_family):
-    return _hand_cost(counts, n_melds, flags, void, families, melds, kind_mask, honour_mask,
-                      wild_mask, caps, tabs, rows, left, right, cwork, per_family)
+def _meld_caps(owned_row, hand_row, caps):
+    """Copies of each kind the concealed part may hold: 4 minus those in exposed melds."""
+    for k in range(34):
+        caps[k] = 4 - (owned_row[k] - hand_row[k])
 
 
 @njit(cache=True, parallel=True)
@@ -37,9 +37,8 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             h = hands[i]
-            for k in range(34):
-                caps[k] = 4 - (owned[i, k] - h[k])  # copies in the row's exposed melds
-            base = _cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
+            _meld_caps(owned[i], h, caps)
+            base = _hand_cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
                          honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
             if base != 1:
                 continue
@@ -48,7 +47,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
                 if not kind_mask[t] or owned[i, t] >= 4:
                     continue
                 work[t] += 1
-                cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                              cwork, per_family)
                 work[t] -= 1
@@ -71,13 +70,12 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
         work = np.empty(34, dtype=np.uint8)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             work[:] = hands[i]
-            for k in range(34):
-                caps[k] = 4 - (owned[i, k] - hands[i, k])
+            _meld_caps(owned[i], hands[i], caps)
             for d in range(34):
                 if hands[i, d] == 0:
                     continue
                 work[d] -= 1
-                base = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                base = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                              cwork, per_family)
                 after[i, d] = base
@@ -85,7 +83,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
                     if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
                         continue
                     work[t] += 1
-                    cost = _cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                    cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                                  kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                                  cwork, per_family)
                     work[t] -= 1
