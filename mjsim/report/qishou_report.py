@@ -22,8 +22,7 @@ from ..kernels import qishou as Q
 from ..rules import RuleSet
 from ..sim.deals import deal_frame
 from ..stats.exact import exact_summary
-from ..stats.proportions import proportion
-from ..stats.qishou_freq import agrees, qishou_study
+from ..stats.qishou_freq import agrees, qishou_study, seat_classes
 from . import charts
 
 PINYIN = {
@@ -34,7 +33,6 @@ PINYIN = {
 ZH = {p.id: p.name_zh for p in Q.TABLE} | {"any_basic": "任一基本"}
 SEAT_LABEL = {"dealer": ("庄家", "dealer"), "non_dealer": ("闲家", "non-dealer"),
               "any_player": ("任一玩家", "any player")}
-OPTIONAL = ("santong", "yizhihua", "bubugao", "jintongyunv")
 
 
 def _name(pattern: str) -> str:
@@ -108,17 +106,12 @@ def _optional_chart(base: dict, full: dict, path: Path) -> Path:
     return charts.save(fig, path)
 
 
-def _any_pattern(rules: RuleSet, n: int, seed: int) -> dict[str, Any]:
+def _any_pattern(rules: RuleSet, frame) -> dict[str, Any]:
     """P(any enabled 起手胡) per seat class from a deal frame (same deals as the study)."""
-    frame = deal_frame(rules, n, seed)
+    n = len(frame) // 4
     cols = [f"qs_{p}" for p, on in zip(Q.PATTERNS, Q.qishou_config(rules).enabled) if on]
     hit = (frame[cols].to_numpy() > 0).any(axis=1).reshape(n, 4)
-    out = {}
-    for seat, values in (("dealer", hit[:, 0]), ("non_dealer", hit[:, 1:].ravel()),
-                         ("any_player", hit.any(axis=1))):
-        e = proportion(int(values.sum()), values.size)
-        out[seat] = {"p": e.p, "se": e.se, "ci": list(e.ci)}
-    return out
+    return seat_classes(hit)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -140,11 +133,11 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     charts.setup()
     study = qishou_study(rules, n=n, seed=seed, progress=progress)
     exact = exact_summary(rules)
-    frame = deal_frame(rules, min(n, 200_000), seed)
-    optional = rules.with_options(**{f"cs_qs_{'jintong' if p == 'jintongyunv' else p}": True
-                                     for p in OPTIONAL})
     m = min(n, 200_000)
-    any_base, any_full = _any_pattern(rules, m, seed), _any_pattern(optional, m, seed)
+    frame = deal_frame(rules, m, seed)
+    optional = rules.with_options(**{p.option: True for p in Q.TABLE if not p.basic})
+    any_base = _any_pattern(rules, frame)
+    any_full = _any_pattern(optional, deal_frame(optional, m, seed))
     files = {
         "frequencies": _freq_chart(study, folder / "qishou_frequencies.png"),
         "shanten": _shanten_chart(frame, exact.get("shanten", {}), folder / "shanten_at_deal.png"),

@@ -43,17 +43,18 @@ def _clustered(per_deal: np.ndarray) -> dict[str, Any]:
     return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p), "n": 3 * n}
 
 
-def _estimates(hits: np.ndarray) -> dict[str, dict[str, Any]]:
+def binomial(hits: np.ndarray) -> dict[str, Any]:
+    """Frequency of independent boolean trials: ``p``, ``se``, Wilson ``ci``, ``odds``, ``n``."""
+    e = proportion(int(hits.sum()), hits.size)
+    return {"p": e.p, "se": e.se, "ci": list(e.ci), "odds": e.odds, "n": e.n}
+
+
+def seat_classes(hits: np.ndarray) -> dict[str, dict[str, Any]]:
     """hits: bool[n_deals, 4] (seat 0 the dealer) → the three seat classes."""
-    n = hits.shape[0]
-    dealer = proportion(int(hits[:, 0].sum()), n)
-    anyone = proportion(int(hits.any(axis=1).sum()), n)
     return {
-        "dealer": {"p": dealer.p, "se": dealer.se, "ci": list(dealer.ci), "odds": dealer.odds,
-                   "n": n},
+        "dealer": binomial(hits[:, 0]),
         "non_dealer": _clustered(hits[:, 1:].mean(axis=1)),
-        "any_player": {"p": anyone.p, "se": anyone.se, "ci": list(anyone.ci), "odds": anyone.odds,
-                       "n": n},
+        "any_player": binomial(hits.any(axis=1)),
     }
 
 
@@ -87,7 +88,7 @@ def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int 
         if not on:
             patterns[pattern] = {"off": True}
             continue
-        est = _estimates(hits[f"qs_{pattern}"])
+        est = seat_classes(hits[f"qs_{pattern}"])
         for seat in ("dealer", "non_dealer"):
             est[seat]["exact"] = exact_values.get(pattern, {}).get(seat)
         est["any_player"]["exact"] = None
