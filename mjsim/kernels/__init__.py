@@ -3,7 +3,9 @@
 Compiled kernels are cached next to the sources (``cache=True``). Numba keys each cache on
 the file that defines the function only, so a kernel that inlines a kernel of another
 module would keep stale machine code after that module changes. On first import, the
-caches of the whole package are therefore dropped whenever any of its sources changed.
+caches of the whole package are therefore dropped whenever a source that kernels may read
+changed: every module of ``kernels`` and ``game`` and any other module that uses numba.
+Editing the rest (CLI, reports, statistics) costs no recompile.
 """
 
 from __future__ import annotations
@@ -13,14 +15,20 @@ import os
 from pathlib import Path
 
 
+_KERNEL_PACKAGES = ("kernels", "game")
+
+
 def _drop_stale_caches() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # caches live elsewhere, under the user's control
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
+        source = path.read_bytes()
+        if b"numba" not in source and path.parent.name not in _KERNEL_PACKAGES:
+            continue
         digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
+        digest.update(source)
     stamp = root / "__pycache__" / "numba-sources.sha256"
     try:
         if stamp.exists() and stamp.read_text() == digest.hexdigest():
