@@ -140,7 +140,7 @@ def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
                      + [0], dtype=np.int64)
     rec = np.zeros(R.N_COLUMNS, dtype=np.int32)
     S, pos = EN.play_one(k.E, k.seats, k.is_bonus, wall, dealer, _bot_codes(bots),
-                         np.uint64(dice_seed), start, rec)
+                         np.uint64(int(dice_seed)), start, rec)
     names = ("conc", "meldc", "melds", "nm", "mflags", "seen", "disc", "st", "waitm")
     state = dict(zip(names, S))
     state["head"], state["tail"] = int(pos[EN.P_HEAD]), int(pos[EN.P_TAIL])
@@ -153,7 +153,7 @@ def replay(rules: str | RuleSet, seed: int, index: int, dealer: int,
     rules = _rules(rules)
     wall = _walls(rules, seed, index, 1)[0]
     k = _kernel(rules)
-    dice = index_seed(stream_key(seed, DICE_STREAM), index)
+    dice = np.uint64(index_seed(stream_key(seed, DICE_STREAM), index))
     rec = np.zeros(R.N_COLUMNS, dtype=np.int32)
     EN.play_one(k.E, k.seats, k.is_bonus, wall, dealer, _bot_codes(bots), dice,
                 np.zeros(1, dtype=np.int64), rec)

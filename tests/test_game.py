@@ -1,0 +1,256 @@
+"""The game engine: invariants after every hand, replays, scoring, and scripted walls for
+each situational win of RULES.md §2 (杠上开花, 杠上炮, 抢杠, 海底捞月, 海底炮, 过手)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from mjsim.game import record as R
+from mjsim.game import scoring as SC
+from mjsim.game.config import game_config
+from mjsim.game.play import parse_bots, play_frame, play_rows, play_wall, replay
+from mjsim.game.state import MELD_PUNG, ST_BONUS
+from mjsim.kernels.deal import deal_seats
+from mjsim.kernels.rng import index_seed, stream_key
+from mjsim.rules import RulesError, load_rules
+from mjsim.sim.walls import DICE_STREAM, WallSpec, walls
+
+PAY = [f"pay_{s}" for s in range(4)]
+
+
+def kinds(text: str) -> list[int]:
+    """Tiles in order: ``"234m5s"`` → [1, 2, 3, 22]."""
+    out = []
+    for digits, suit in re.findall(r"(\d+)([mpsz])", text.replace(" ", "")):
+        out += [9 * "mpsz".index(suit) + int(d) - 1 for d in digits]
+    return out
+
+
+def build_wall(rules, hands: dict[int, str], dealer=0, draws="", tail="", burn=0):
+    """A wall dealing ``hands`` (seat → tiles); after the deal ``burn`` filler tiles, then
+    ``draws`` in head order; ``tail`` fills the last slots (the first 补张/开杠 tiles)."""
+    spec = WallSpec.from_rules(rules)
+    pool = list(spec.multiset)
+    want = {s: kinds(h) for s, h in hands.items()}
+    for tiles in [*want.values(), kinds(draws), kinds(tail)]:
+        for t in tiles:
+            pool.remove(t)  # raises if the script asks for a fifth copy
+    filler = sorted(pool)
+    deal = []
+    for rel in deal_seats(spec.hand_size):
+        seat = (dealer + int(rel)) % 4
+        deal.append(want[seat].pop(0) if want.get(seat) else filler.pop(0))
+    assert all(not v for v in want.values()), "a hand has more tiles than the deal gives"
+    tail_tiles = kinds(tail)
+    middle = filler[:burn] + kinds(draws) + filler[burn:]
+    return np.array(deal + middle + tail_tiles, dtype=np.int8)
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+def test_worked_example_2_10():
+    """Seat 1 self-draws U = 2 with birds 5p, 2s (add, cap 6): seats pay 28, 36, 24."""
+    cfg = game_config("changsha").cfg
+    hits = np.zeros(4, dtype=np.int64)
+    SC.bird_hits(np.array(kinds("5p2s"), dtype=np.int64), 2, 1, hits)
+    assert hits.tolist() == [0, 1, 1, 0]
+    pay = np.zeros(4, dtype=np.int64)
+    SC.settle(cfg, pay, 1, 0b1101, 0, 2, hits)
+    assert pay.tolist() == [-28, 88, -36, -24]
+    mul = game_config(load_rules("changsha", cs_bird_mode="mul")).cfg
+    assert SC.amount(mul, 1, 2, 0, 2, SC.bird_factor(mul, hits, 1, 2)) == 36
+
+
+@pytest.mark.parametrize("winner, payer, units, expected", [
+    (1, 2, 0, 1), (0, 2, 0, 2), (1, 0, 0, 2),      # small: 1, or 2 with the dealer
+    (1, 2, 1, 6), (1, 0, 1, 7), (1, 2, 3, 6 * 3), (0, 3, 2, 7 * 2),   # big: 6U, 7U
+])
+def test_summary_table_2_10(winner, payer, units, expected):
+    cfg = game_config(load_rules("changsha", cs_cap=None)).cfg
+    assert SC.amount(cfg, winner, payer, 0, units, 1) == expected
+
+
+def test_piao_and_options_of_the_formula():
+    piao = game_config(load_rules("changsha", cs_piao=2)).cfg
+    assert SC.amount(piao, 1, 2, 0, 0, 1) == 1 + 4
+    flat = game_config(load_rules("changsha", cs_dealer_bonus_per_unit=False)).cfg
+    assert SC.amount(flat, 1, 0, 0, 2, 1) == 6 * 2 + 1
+    winner_only = game_config(load_rules("changsha", cs_dealer_bonus_scope="winner_only")).cfg
+    assert SC.amount(winner_only, 1, 0, 0, 0, 1) == 1
+
+
+def test_unsupported_rules_and_bots():
+    with pytest.raises(RulesError, match="not supported"):
+        game_config(load_rules("shanghai_qhp"))
+    with pytest.raises(ValueError, match="unknown bot"):
+        parse_bots("random")
+
+
+# ----------------------------------------------------------------------------- scripted
+
+# 234m567p22p34s: ready on 2s/5s with the 258 pair 2p (RULES.md §2.4.3)
+READY = "234m567p22p34s"
+
+
+def _win(rec):
+    return R.WIN_KINDS[rec["win_kind"]], [s for s in range(4) if rec["winners"] >> s & 1]
+
+
+def _has(rec, seat, pattern):
+    return bool(rec[f"patterns_{seat}"] >> R.BIG_WINS.index(pattern) & 1)
+
+
+def test_gangshang_kaihua():
+    """The dealer opens a kong on 7777m and turns up 9p 5s: the 5s wins (§2.4.3)."""
+    rules = load_rules("changsha")
+    wall = build_wall(rules, {0: READY + "7777m", 1: "111m999m111p999p1s",
+                              2: "888m888p888s66s66m", 3: "666p3344p5p99s55m6s"}, tail="9p5s")
+    rec, state = play_wall(rules, wall)
+    assert _win(rec) == ("gangshang_kaihua", [0])
+    assert rec["open_kongs"] == 1 and rec["win_tile"] == kinds("5s")[0]
+    assert _has(rec, 0, "gangshang_kaihua") and rec["units_0"] == 1
+    assert rec["pay_win_0"] > 0 and all(rec[f"pay_win_{s}"] < 0 for s in (1, 2, 3))
+
+
+def test_gangshang_pao():
+    """The revealed 7s misses the konger and wins for seat 2, paid by the konger alone."""
+    rules = load_rules("changsha")
+    wall = build_wall(rules, {0: READY + "7777m", 1: "111m999m111p999p1s",
+                              2: "234m345p55s234s77s", 3: "888m888p66s6m99s88s"}, tail="9p7s")
+    rec, _ = play_wall(rules, wall)
+    assert _win(rec) == ("gangshang_pao", [2])
+    assert rec["discarder"] == 0 and _has(rec, 2, "gangshang_pao")
+    assert rec["pay_win_1"] == rec["pay_win_3"] == 0 and rec["pay_win_0"] == -rec["pay_win_2"]
+
+
+def test_qianggang():
+    """The dealer adds the fourth 9s to his exposed pung; seat 2, waiting on 9s, robs it."""
+    rules = load_rules("changsha")
+    wall = build_wall(rules, {0: "999s" + READY + "9s", 1: "111m999m111p999p1s",
+                              2: "345m678p55s78s666m", 3: "888m888p3344p6s2m2s"})
+    rec, state = play_wall(rules, wall, melds=((0, kinds("9s")[0], MELD_PUNG),))
+    assert _win(rec) == ("qianggang", [2])
+    assert rec["discarder"] == 0 and _has(rec, 2, "qianggang")
+    assert state["conc"][2].sum() == 14 and state["meldc"][0][kinds("9s")[0]] == 3
+
+
+@pytest.mark.parametrize("last, kind, winner, payer", [
+    ("2s", "haidi_laoyue", 1, -1),   # the taker's own wait
+    ("3p", "haidi_pao", 2, 1),       # another player's wait: the taker pays
+])
+def test_haidi(last, kind, winner, payer):
+    """One tile left: the dealer throws 3s (his only bad tile); seat 1, ready, takes the
+    海底 tile."""
+    rules = load_rules("changsha")
+    hands = {0: "345m678m345p678p8s3s", 1: "345m678m345p678p2s", 2: "222m999p777s12p88s",
+             3: "111m999m111s999s1p"}
+    wall = build_wall(rules, hands, draws=last, burn=54)
+    rec, _ = play_wall(rules, wall, burn=54)
+    assert _win(rec) == (kind, [winner])
+    assert rec["discarder"] == payer and rec["tiles_left"] == 0 and rec["n_birds"] == 0
+    assert _has(rec, winner, kind)
+
+
+@pytest.mark.parametrize("guoshou", [True, False])
+def test_guoshou(guoshou):
+    """Seat 2 (value bot) is ready for a small win on 3s/6s and for 碰碰胡 on 4s. It passes
+    the dealer's 3s; with 过手 it may not take seat 1's 4s next and self-draws it instead."""
+    rules = load_rules("changsha", cs_guoshou=guoshou)
+    hands = {0: "345m678m345p678p8s3s", 1: "345m678m345p678p2s", 2: "222m999p777s4555s",
+             3: "1299m1129p19s667s"}
+    wall = build_wall(rules, hands, draws="4s4s")
+    melds = tuple((2, kinds(t)[0], MELD_PUNG) for t in ("2m", "9p", "7s"))
+    rec, state = play_wall(rules, wall, bots="efficiency,efficiency,value,efficiency",
+                           melds=melds)
+    assert rec["winners"] == 1 << 2 and _has(rec, 2, "pengpenghu")
+    if guoshou:
+        assert R.WIN_KINDS[rec["win_kind"]] == "zimo" and rec["turns"] == 2
+    else:
+        assert R.WIN_KINDS[rec["win_kind"]] == "dianpao" and rec["discarder"] == 1
+
+
+# ----------------------------------------------------------------------------- invariants
+
+OPTION_SETS = [
+    ("changsha", {}),
+    ("changsha", dict(cs_birds=4, cs_bird_mode="mul", cs_kong_open_tiles=4, cs_cap=None,
+                      cs_multi_ron=False, cs_piao=1, cs_haidi_bird="winning_tile")),
+    ("changsha", dict(cs_fake_pair=True, cs_compound="single", cs_multi_gangkai="mul",
+                      cs_qs_yizhihua=True, cs_qs_santong=True, cs_qs_eval="before_first_discard",
+                      cs_qs_birds="dice", cs_bird_origin="dealer", cs_guoshou_follow_exception=True,
+                      cs_haidi_may_decline=True, cs_locked_sixi=True)),
+    ("changsha_classic_1980s", {}),
+    ("generic", {}),
+    ("generic", dict(gen_multi_ron=True, gen_flowers=True, gen_baoting_lock=False)),
+]
+BOTS = ["efficiency", "efficiency,value,cautious,efficiency", "cautious,value,value,cautious"]
+
+
+@pytest.mark.parametrize("rules_id, options", OPTION_SETS)
+def test_invariants_after_every_hand(rules_id, options):
+    rules = load_rules(rules_id, **options)
+    spec = WallSpec.from_rules(rules)
+    n = 96
+    for b, bots in enumerate(BOTS):
+        seed = 11 + b
+        rows = play_rows(rules, seed, 0, n, bots)
+        ws = walls(spec, seed, 0, n)
+        want = np.bincount(spec.multiset, minlength=42)
+        for i in range(n):
+            rec = dict(zip(R.COLUMNS, rows[i].tolist()))
+            dice = index_seed(stream_key(seed, DICE_STREAM), i)
+            again, st = play_wall(rules, ws[i], rec["dealer"], bots, dice_seed=dice)
+            again["index"] = i
+            assert again == rec, f"hand {i} does not replay"
+            assert sum(rec[p] for p in PAY) == 0
+            for src in ("win", "qishou", "mid", "kong", "baoting"):
+                assert sum(rec[f"pay_{src}_{s}"] for s in range(4)) == 0
+            assert rec[f"pay_0"] == sum(rec[f"pay_{src}_0"] for src in
+                                        ("win", "qishou", "mid", "kong", "baoting"))
+            live = ws[i][st["head"]:st["tail"]]
+            held = st["conc"].sum(axis=0).astype(int) + st["seen"]
+            total = held + np.bincount(live, minlength=42)[:34]
+            assert (total == want[:34]).all(), f"hand {i}: tiles not accounted for"
+            assert ((st["conc"] + st["meldc"]) <= 4).all()
+            gone = np.concatenate([ws[i][:st["head"]], ws[i][st["tail"]:]])
+            assert st["st"][:, ST_BONUS].sum() == (gone >= 34).sum()
+            assert rec["tiles_left"] == st["tail"] - st["head"]
+            if rec["outcome"] == R.OUT_WIN:
+                assert rec["n_winners"] == bin(rec["winners"]).count("1") >= 1
+                assert any(rec[f"pay_win_{s}"] > 0 for s in range(4))
+
+
+def test_replay_and_chunking():
+    rows = play_rows("changsha", 5, 0, 32)
+    parts = np.concatenate([play_rows("changsha", 5, 0, 16), play_rows("changsha", 5, 16, 16)])
+    assert (rows == parts).all()
+    df = play_frame("changsha", 24, seed=5)
+    for i in (0, 9, 23):
+        row = df.iloc[i]
+        rec = replay("changsha", 5, int(row["index"]), int(row["dealer"]))
+        assert all(rec[c] == row[c] for c in R.COLUMNS)
+    with pytest.raises(ValueError, match="multiple of 8"):
+        play_rows("changsha", 5, 3, 8)
+
+
+def test_options_change_play():
+    """Options are read: birds, bird mode, kong and 报听 payments, the Tencent 起手胡 end."""
+    n = 400
+    base = play_frame("changsha", n, seed=3)
+    no_birds = play_frame(load_rules("changsha", cs_birds=0), n, seed=3)
+    assert base["n_birds"].gt(0).any() and no_birds["n_birds"].eq(0).all()
+    mul = play_frame(load_rules("changsha", cs_birds=4, cs_bird_mode="mul", cs_cap=None), n,
+                     seed=3)
+    add = play_frame(load_rules("changsha", cs_birds=4, cs_cap=None), n, seed=3)
+    assert (mul[PAY].abs().sum().sum()) > (add[PAY].abs().sum().sum())
+    ends = play_frame(load_rules("changsha", cs_qs_ends_hand=True), n, seed=3)
+    assert ends["outcome"].eq(R.OUT_QISHOU_END).any()
+    gen = play_frame("generic", n, seed=3)
+    assert gen[[f"pay_kong_{s}" for s in range(4)]].abs().sum().sum() > 0
+    assert gen[[f"pay_baoting_{s}" for s in range(4)]].abs().sum().sum() > 0
+    assert gen["baoting"].gt(0).any() and gen["n_birds"].eq(0).all()
+    assert base[[f"pay_kong_{s}" for s in range(4)]].abs().sum().sum() == 0
