@@ -21,17 +21,19 @@ orders them.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..tables.suits import INF
 from . import config as C
 from . import record as R
-from .state import ST_BAOTING, ST_COST, ST_KEY, ST_LOCKED, can_add, cost, live
+from .state import (ST_BAOTING, ST_COST, ST_KEY, ST_LOCKED, can_add, cost, cost_inline,
+                    cost_of, live)
 
 _BIG_ROLES = (C.R_QIDUI, C.R_QINGYISE, C.R_PENGPENG, C.R_JIANGYISE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def big_cost(E, W):
     """The lowest cost among the big-win families, from the last :func:`cost` call."""
     roles, per_family = E[2], W[4]
@@ -43,10 +45,10 @@ def big_cost(E, W):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_key(E, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
-    c = cost(E, S, W, s, counts)
+    c = cost_inline(E, S, W, s, counts)
     if bot != R.BOT_VALUE:
         return 64 * c, c
     b = big_cost(E, W)
@@ -54,7 +56,7 @@ def hand_key(E, S, W, s, counts, bot):
     return 64 * score + (b if b < 63 else 63), c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _relevant(counts, t):
     if counts[t] > 0:
         return True
@@ -68,7 +70,7 @@ def _relevant(counts, t):
 
 
 @njit(cache=True)
-def _improvers(E, S, W, s, counts, best, mask):
+def _improvers(E, S, W, s, counts, best, mask, fams):
     """Mark in ``mask`` the kinds near the 14 tiles ``counts`` that bring the 15-tile hand
     below cost ``best``: only they can improve any 13 tiles left by a discard (adding
     tiles never raises a cost, and removing one never lowers it)."""
@@ -78,23 +80,42 @@ def _improvers(E, S, W, s, counts, best, mask):
         if not kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
             continue
         counts[t] += 1
-        mask[t] = cost(E, S, W, s, counts) < best
+        mask[t] = cost_of(E, S, W, s, counts, fams) < best
         counts[t] -= 1
 
 
 @njit(cache=True)
-def ukeire(E, S, W, s, counts, base, mask):
-    """Live copies of the kinds in ``mask`` that lower ``counts``' cost below ``base``."""
+def ukeire(E, S, W, s, counts, base, mask, fams):
+    """Live copies of the kinds in ``mask`` that lower ``counts``' cost below ``base``
+    (families ``fams``)."""
     n = 0
     for t in range(34):
         if not mask[t] or not can_add(S, s, counts, t):
             continue
         counts[t] += 1
-        c = cost(E, S, W, s, counts)
+        c = cost_of(E, S, W, s, counts, fams)
         counts[t] -= 1
         if c < base:
             n += live(S, s, t)
     return n
+
+
+@njit(cache=True)
+def _close_families(E, W, best):
+    """The scoring families whose cost (left in ``W[4]`` for 14 tiles) is at most ``best``:
+    the only ones that can reach ``best`` after a discard or drop below it after a draw,
+    since one tile moves a family's cost by at most one."""
+    families, roles, per_family = E[1], E[2], W[4]
+    n = 0
+    for f in range(roles.size):
+        n += roles[f] != C.R_STD_ANY and per_family[f] <= best
+    out = np.empty((n, families.shape[1]), dtype=np.int64)
+    n = 0
+    for f in range(roles.size):
+        if roles[f] != C.R_STD_ANY and per_family[f] <= best:
+            out[n] = families[f]
+            n += 1
+    return out
 
 
 @njit(cache=True)
@@ -125,16 +146,23 @@ def choose_discard(E, S, W, s, bot):
     keys, bases = W[8], W[9]
     counts = conc[s]
     threat = threats(S, s) if bot == R.BOT_CAUTIOUS else 0
-    fold = False
-    if threat:
-        fold = cost(E, S, W, s, counts) >= 3
+    c14 = cost(E, S, W, s, counts)
+    fold = threat != 0 and c14 >= 3
+    floor = c14 if c14 > 1 else 1
+    fams = _close_families(E, W, floor)
+    # only the families that can reach the best cost decide ties, unless every key counts
+    exact_keys = bot == R.BOT_VALUE or threat != 0
     best = 1 << 40
     for d in range(34):
         keys[d] = 1 << 40
         if counts[d] == 0:
             continue
         counts[d] -= 1
-        key, c = hand_key(E, S, W, s, counts, bot)
+        if exact_keys:
+            key, c = hand_key(E, S, W, s, counts, bot)
+        else:
+            c = cost_of(E, S, W, s, counts, fams)
+            key = 64 * c
         counts[d] += 1
         bases[d] = c
         if threat:
@@ -151,13 +179,16 @@ def choose_discard(E, S, W, s, bot):
             choice = d if choice < 0 else choice
     if n_tied > 1:
         mask = W[5].copy()
-        _improvers(E, S, W, s, counts, bases[choice], mask)
+        if exact_keys:
+            cost(E, S, W, s, counts)
+            fams = _close_families(E, W, bases[choice])
+        _improvers(E, S, W, s, counts, bases[choice], mask, fams)
         most = -1
         for d in range(34):
             if keys[d] != best:
                 continue
             counts[d] -= 1
-            u = ukeire(E, S, W, s, counts, bases[d], mask)
+            u = ukeire(E, S, W, s, counts, bases[d], mask, fams)
             counts[d] += 1
             if u > most:
                 most = u

@@ -149,8 +149,8 @@ def upgrade_pung(E, S, s, i, back):
     mflags[s] = _flags(melds[s], S[3][s], E[0][C.CFG_QQR_CKONG])
 
 
-@njit(cache=True)
-def cost(E, S, W, s, counts):
+@njit(cache=True, inline="always")
+def cost_inline(E, S, W, s, counts):
     """Fewest tiles missing from a win of any scoring family for ``counts`` as seat ``s``'s
     concealed tiles (its melds as they stand); per-family costs are left in ``W[4]``.
 
@@ -169,6 +169,22 @@ def cost(E, S, W, s, counts):
         if roles[f] != C.R_STD_ANY and per_family[f] < best:
             best = per_family[f]
     return best
+
+
+@njit(cache=True, inline="always")
+def cost_of(E, S, W, s, counts, families):
+    """:func:`cost_inline` over the given rows of families only (scoring families)."""
+    cfg, _, roles, kind_mask, honour_mask, wild_mask, tabs = E
+    rows, left, right, cwork, per_family, caps = W[0], W[1], W[2], W[3], W[4], W[5]
+    return _hand_cost(counts, S[3][s], S[4][s], -2, families, cfg[C.CFG_MELDS], kind_mask,
+                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
+
+
+@njit(cache=True)
+def cost(E, S, W, s, counts):
+    """:func:`cost_inline` as a call, for the places off the bots' hot loops (inlining
+    everywhere would multiply compile time; a call costs about as much as the evaluation)."""
+    return cost_inline(E, S, W, s, counts)
 
 
 @njit(cache=True)
