@@ -94,26 +94,31 @@ def _win_on(E, S, W, s, t, win_kind):
 
 
 @njit(cache=True)
-def _update_waits(E, S, W, s):
-    """Seat ``s``'s winning kinds (on another's tile; 假将 hands count, §2.3.3) and whether
-    it is ready. Any complete shape is a legal win on another's tile (全求人 included)."""
+def _mark_ready(E, S, W, s):
+    """After seat ``s``'s hand changed (13 tiles): ``ST_READY`` if one tile could complete
+    it (by cost; 假将 shapes count where the option is on, §2.3.3)."""
+    cfg, roles = E[0], E[2]
+    c = cost(E, S, W, s, S[0][s])
+    S[7][s, ST_READY] = c == 1 or (cfg[C.CFG_FAKE_PAIR] and W[4][roles.size - 1] == 1)
+
+
+@njit(cache=True)
+def _ready_exact(E, S, W, s):
+    """Whether seat ``s``'s 13 tiles win on some tile it may add (on another's tile; 假将
+    shapes count where the option is on)."""
     cfg, roles, kind_mask = E[0], E[2], E[3]
-    conc, waitm, st = S[0], S[8], S[7]
-    counts = conc[s]
-    waitm[s, :] = False
-    st[s, ST_READY] = 0
-    c = cost(E, S, W, s, counts)
-    if c != 1 and not (cfg[C.CFG_FAKE_PAIR] and W[4][roles.size - 1] == 1):
-        return
+    if not S[7][s, ST_READY]:
+        return False
+    counts = S[0][s]
     for t in range(34):
-        if not kind_mask[t] or not can_add(S, s, counts, t):
-            continue
-        counts[t] += 1
-        ok = cost(E, S, W, s, counts) == 0 or (cfg[C.CFG_FAKE_PAIR] and W[4][roles.size - 1] == 0)
-        counts[t] -= 1
-        if ok:
-            waitm[s, t] = True
-            st[s, ST_READY] = 1
+        if kind_mask[t] and can_add(S, s, counts, t):
+            counts[t] += 1
+            ok = cost(E, S, W, s, counts) == 0 or (cfg[C.CFG_FAKE_PAIR] and
+                                                   W[4][roles.size - 1] == 0)
+            counts[t] -= 1
+            if ok:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -339,7 +344,7 @@ def _discard_kong(E, S, W, o, t, live):
     add_meld(E, S, o, t, MELD_KONG)
     after = cost(E, S, W, o, conc[o])
     open_ok = cfg[C.CFG_OPEN_KONG] and live >= cfg[C.CFG_KONG_OPEN_TILES] + 1 and \
-        st[o, ST_READY] and after == 1 and ready(E, S, W, o)
+        after == 1 and _ready_exact(E, S, W, o) and ready(E, S, W, o)
     pop_meld(E, S, o)
     conc[o, t] += 3
     if open_ok:
@@ -403,15 +408,15 @@ def _best_chow(E, S, W, o, bot, t):
 @njit(cache=True)
 def _after_discard(E, S, W, s, t, pos, pay):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, waits, 报听."""
-    cfg, st, waitm = E[0], S[7], S[8]
+    cfg, st = E[0], S[7]
     st[s, ST_GUOSHOU] = 0
     st[s, ST_PASS_KIND] = -1
     st[s, ST_DISCARDS] += 1
     pos[P_TURNS] += 1
-    _update_waits(E, S, W, s)
-    if waitm[s, t]:
+    _mark_ready(E, S, W, s)
+    if st[s, ST_READY] and _win_on(E, S, W, s, t, R.WIN_DIANPAO)[0]:
         _pass(E, S, s, t, pos)  # discarding one's own winning kind passes it (§2.3.4 base rule)
-    if cfg[C.CFG_BAOTING] and not st[s, ST_BAOTING] and st[s, ST_READY]:
+    if cfg[C.CFG_BAOTING] and not st[s, ST_BAOTING] and _ready_exact(E, S, W, s):
         st[s, ST_BAOTING] = 1
         if cfg[C.CFG_BAOTING_LOCK]:
             st[s, ST_LOCKED] = 1
@@ -431,7 +436,7 @@ def _ron_claims(E, S, W, bots, pos, t, discarder, win_kind, units, bits):
         o = (discarder + j) % 4
         if _barred(E, S, o, discarder, t, pos):
             continue
-        if not S[8][o, t] and win_kind == R.WIN_DIANPAO:
+        if not S[7][o, ST_READY]:
             continue
         legal, u, b = _win_on(E, S, W, o, t, win_kind)
         if not legal:
@@ -531,7 +536,7 @@ def _open_kong(E, S, W, wall, pos, rec, pay, bots, s, units, bits):
                             R.WIN_GANGPAO, s, tiles[winners_first(winners)])
         rec[R.C_WIN_TILE] = tiles[first]
         return first
-    _update_waits(E, S, W, s)
+    _mark_ready(E, S, W, s)
     return -1
 
 
@@ -548,11 +553,11 @@ def _kong_pay(E, pay, s, payers):
 def _haidi(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
     """海底 (§2.3.3): the first ready player from ``cur`` takes the last tile. Returns the
     first winner or −1 (a draw)."""
-    st, conc = S[7], S[0]
+    conc = S[0]
     taker = -1
     for j in range(4):
         o = (cur + j) % 4
-        if st[o, ST_READY] and B.takes_haidi(E, S, o, bots[o]):
+        if _ready_exact(E, S, W, o) and B.takes_haidi(E, S, o, bots[o]):
             taker = o
             break
     if taker < 0:
@@ -592,7 +597,7 @@ def _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
 
 
 @njit(cache=True)
-def _close(E, S, pos, rec, pay):
+def _close(E, S, W, pos, rec, pay):
     """Final columns of the record; returns the next dealer."""
     cfg, st = E[0], S[7]
     dealer = pos[P_DEALER]
@@ -609,7 +614,8 @@ def _close(E, S, pos, rec, pay):
     for s in range(4):
         rec[R.C_BAOTING] |= st[s, ST_BAOTING] << s
         rec[R.C_LOCKED] |= st[s, ST_LOCKED] << s
-        rec[R.C_READY_END] |= st[s, ST_READY] << s
+        if rec[R.C_OUTCOME] == R.OUT_DRAW and _ready_exact(E, S, W, s):
+            rec[R.C_READY_END] |= 1 << s
     nxt = dealer
     if rec[R.C_OUTCOME] == R.OUT_WIN:
         if cfg[C.CFG_ROTATION_KEEP]:
@@ -722,11 +728,11 @@ def play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, star
                 n_qs += _qishou(E, S, W, s, conc[s], pay, rec, dealer, dice_seed)
         if n_qs > 0 and cfg[C.CFG_QS_ENDS_HAND]:
             rec[R.C_OUTCOME] = R.OUT_QISHOU_END
-            return _close(E, S, pos, rec, pay)
+            return _close(E, S, W, pos, rec, pay)
     for j in range(1, 4):
         s = (dealer + j) % 4
         st[s, ST_KEY], st[s, ST_COST] = B.hand_key(E, S, W, s, conc[s], bots[s])
-        _update_waits(E, S, W, s)
+        _mark_ready(E, S, W, s)
     cur = dealer
     drawn = -1          # the tile the player to move just drew (−1: none)
     drew = True         # the turn began with a draw (or is the dealer's first)
@@ -843,7 +849,7 @@ def play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, star
             self_kind = R.WIN_ZIMO
             if drawn < 0:
                 break
-    return _close(E, S, pos, rec, pay)
+    return _close(E, S, W, pos, rec, pay)
 
 
 @njit(cache=True)

@@ -141,7 +141,7 @@ def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
     rec = np.zeros(R.N_COLUMNS, dtype=np.int32)
     S, pos = EN.play_one(k.E, k.seats, k.is_bonus, wall, dealer, _bot_codes(bots),
                          np.uint64(int(dice_seed)), start, rec)
-    names = ("conc", "meldc", "melds", "nm", "mflags", "seen", "disc", "st", "waitm")
+    names = ("conc", "meldc", "melds", "nm", "mflags", "seen", "disc", "st")
     state = dict(zip(names, S))
     state["head"], state["tail"] = int(pos[EN.P_HEAD]), int(pos[EN.P_TAIL])
     return dict(zip(R.COLUMNS, rec.tolist())), state

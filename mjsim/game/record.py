@@ -82,7 +82,8 @@ C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_BAOTING, C_LOCKED, C_READY_END =
     COL[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "baoting", "locked",
                      "ready_end"))
 
-#: bitmask columns (bit s is seat s)
+#: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
+#: drawn (0 for other outcomes)
 SEAT_MASKS = ("winners", "baoting", "locked", "ready_end")
 _SMALL = {"dealer", "next_dealer", "outcome", "win_kind", "winners", "n_winners", "discarder",
           "win_tile", "n_birds", "kongs", "open_kongs", "baoting", "locked", "ready_end",

@@ -8,8 +8,8 @@
 - ``mflags`` ``int64[4]``: the shanten kernel's ``meld_flags`` of each seat's melds;
 - ``seen`` ``int64[34]``: tiles everyone can see (discards, revealed tiles, melds);
 - ``disc`` ``int64[4, 34]``: each seat's discards by kind;
-- ``st`` ``int64[4, N_ST]``: per-seat status (the ``ST_*`` columns);
-- ``waitm`` ``bool[4, 34]``: each seat's winning kinds (kept current after every discard).
+- ``st`` ``int64[4, N_ST]``: per-seat status (the ``ST_*`` columns; ``ST_READY`` marks a
+  13-tile hand one tile from a win by cost, which every win test then confirms).
 
 ``E`` is the rule set's arrays ``(cfg, families, roles, kind_mask, honour_mask, wild_mask,
 tables)`` and ``W`` a thread's scratch (:func:`new_scratch`). Costs are the shanten
@@ -38,13 +38,12 @@ def new_state():
     """Empty state arrays for one thread (see the module docstring)."""
     return (np.zeros((4, 34), np.uint8), np.zeros((4, 34), np.int64),
             np.zeros((4, MAX_MELDS, 2), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
-            np.zeros(34, np.int64), np.zeros((4, 34), np.int64), np.zeros((4, N_ST), np.int64),
-            np.zeros((4, 34), np.bool_))
+            np.zeros(34, np.int64), np.zeros((4, 34), np.int64), np.zeros((4, N_ST), np.int64))
 
 
 @njit(cache=True)
 def reset_state(S):
-    conc, meldc, melds, nm, mflags, seen, disc, st, waitm = S
+    conc, meldc, melds, nm, mflags, seen, disc, st = S
     conc[:] = 0
     meldc[:] = 0
     melds[:] = 0
@@ -54,7 +53,6 @@ def reset_state(S):
     disc[:] = 0
     st[:] = 0
     st[:, ST_PASS_KIND] = -1
-    waitm[:] = False
 
 
 @njit(cache=True)
@@ -93,7 +91,7 @@ def _flags(melds, n, qqr_ckong):
 def add_meld(E, S, s, kind, mtype):
     """Give seat ``s`` a meld (chow from ``kind`` up, pung or kong of ``kind``); its tiles
     are taken by the caller from wherever they come from."""
-    conc, meldc, melds, nm, mflags, seen, disc, st, waitm = S
+    conc, meldc, melds, nm, mflags, seen, disc, st = S
     i = nm[s]
     melds[s, i, 0] = kind
     melds[s, i, 1] = mtype
@@ -112,7 +110,7 @@ def add_meld(E, S, s, kind, mtype):
 @njit(cache=True)
 def pop_meld(E, S, s):
     """Undo the last :func:`add_meld` of seat ``s`` (trial evaluations)."""
-    conc, meldc, melds, nm, mflags, seen, disc, st, waitm = S
+    conc, meldc, melds, nm, mflags, seen, disc, st = S
     i = nm[s] - 1
     kind, mtype = melds[s, i, 0], melds[s, i, 1]
     nm[s] = i
