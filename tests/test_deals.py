@@ -468,7 +468,8 @@ def test_exact_unsupported_rule_set_says_so():
 def test_report_writes_markdown_charts_and_summary(tmp_path):
     from matplotlib.image import imread
 
-    result = runner.invoke(app, ["report", "-n", "5000", "--out", str(tmp_path), "--json"])
+    result = runner.invoke(app, ["report", "-n", "5000", "--hands", "0", "--out", str(tmp_path),
+                                 "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     folder = tmp_path / "changsha"

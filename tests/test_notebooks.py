@@ -1,6 +1,6 @@
 """Every notebook in notebooks/ runs from top to bottom without a cell error, on a small
-number of deals (``MJSIM_NB_DEALS``), in a kernel that is this interpreter; notebooks are
-kept without outputs so their diffs stay small."""
+number of deals (``MJSIM_NB_DEALS``) or played hands (``MJSIM_NB_HANDS``), in a kernel
+that is this interpreter; notebooks are kept without outputs so their diffs stay small."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 DEALS = "5000"
+HANDS = "2000"
 CELL_TIMEOUT = 300
 
 
@@ -53,6 +54,7 @@ def test_saved_without_outputs(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path, tmp_path, monkeypatch, python3_kernel):
     monkeypatch.setenv("MJSIM_NB_DEALS", DEALS)  # the kernel inherits the environment
+    monkeypatch.setenv("MJSIM_NB_HANDS", HANDS)
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, kernel_name=python3_kernel, timeout=CELL_TIMEOUT,
                             resources={"metadata": {"path": str(tmp_path)}})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import hand_cmd, rules_cmd, study_cmd
+from . import hand_cmd, play_cmd, rules_cmd, study_cmd
 
 app = typer.Typer(
     name="mjsim",
@@ -22,6 +22,7 @@ app = typer.Typer(
 app.add_typer(rules_cmd.app, name="rules")
 hand_cmd.register(app)
 study_cmd.register(app)
+play_cmd.register(app)
 
 
 def _version(value: bool) -> None:

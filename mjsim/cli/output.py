@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,21 @@ def fail(message: str) -> typer.Exit:
     """Print a user error on stderr and return the exit to raise (status 2)."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code=2)
+
+
+def write_resumable(out: Path, write: Callable[[], Any]) -> None:
+    """Run ``write()`` (a run of Parquet parts into ``out``), turning a folder of another
+    run and an interruption into one-line errors that say how to go on."""
+    from ..sim.parts import RunMismatch
+
+    try:
+        write()
+    except RunMismatch as error:
+        raise fail(str(error)) from None
+    except KeyboardInterrupt:
+        kept = len(list(Path(out).glob("part-*.parquet")))
+        raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "
+                   "again to resume") from None
 
 
 def rules_from(name: str, settings: list[str] | None):

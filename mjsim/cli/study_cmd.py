@@ -9,9 +9,8 @@ from rich.table import Table
 
 from ..kernels import qishou as Q
 from ..sim.deals import DEFAULT_CHUNK, has_qishou, write_deals
-from ..sim.parts import RunMismatch
 from ..stats.qishou_freq import qishou_study
-from .output import console, emit_json, fail, rules_from, user_errors
+from .output import console, emit_json, fail, rules_from, user_errors, write_resumable
 
 RULES = typer.Option("changsha", "--rules", "-r", help="Rule set id (see `mjsim rules list`).")
 SET = typer.Option(None, "--set", help="Override an option, e.g. --set cs_qs_yizhihua=true (repeatable).")
@@ -36,14 +35,8 @@ def deal_cmd(n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
     Interrupted runs resume: run the same command again.
     """
     rs = rules_from(rules, settings)
-    try:
-        write_deals(rs, n, seed, out, chunk=chunk, progress=not (quiet or json))
-    except RunMismatch as error:
-        raise fail(str(error)) from None
-    except KeyboardInterrupt:
-        kept = len(list(Path(out).glob("part-*.parquet")))
-        raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "
-                   "again to resume") from None
+    write_resumable(out, lambda: write_deals(rs, n, seed, out, chunk=chunk,
+                                             progress=not (quiet or json)))
     parts = sorted(Path(out).glob("part-*.parquet"))
     if json:
         emit_json({"out": str(out), "rules": rs.id, "options_hash": rs.options_hash,
@@ -115,8 +108,11 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
                n: int = typer.Option(1_000_000, "-n", min=1000, help="Number of deals."),
                seed: int = SEED,
                out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
+               hands: int = typer.Option(20_000, "--hands", min=0,
+                                         help="Hands played for the expected scores (0: skip)."),
                quiet: bool = QUIET, json: bool = JSON) -> None:
-    """The main study: 起手胡 odds, shanten at the deal, charts and a Markdown report."""
+    """The main study: 起手胡 odds, shanten at the deal, expected scores of played hands,
+    charts and a Markdown report."""
     from ..report.qishou_report import build_report
 
     rs = rules_from(rules, settings)
@@ -124,7 +120,7 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
         raise fail(f"the report studies 起手胡, which rule set {rs.id!r} lacks; use changsha "
                    "or one of its presets")
     summary = build_report(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
-                           echo=None if json else console.print)
+                           echo=None if json else console.print, hands=hands)
     if json:
         emit_json(summary)
 

@@ -99,6 +99,7 @@ def _mark_ready(E, S, W, s):
     it (by cost; 假将 shapes count where the option is on, §2.3.3)."""
     cfg, roles = E[0], E[2]
     c = cost(E, S, W, s, S[0][s])
+    S[7][s, ST_COST] = c
     S[7][s, ST_READY] = c == 1 or (cfg[C.CFG_FAKE_PAIR] and W[4][roles.size - 1] == 1)
 
 

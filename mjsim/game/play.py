@@ -4,7 +4,7 @@
 >>> len(df), int(df[[f"pay_{s}" for s in range(4)]].sum(axis=1).abs().max())
 (16, 0)
 >>> row = df.iloc[5]
->>> replay("changsha", 1, int(row["index"]), int(row["dealer"]))["pay_0"] == row["pay_0"]
+>>> bool(replay("changsha", 1, int(row["index"]), int(row["dealer"]))["pay_0"] == row["pay_0"])
 True
 """
 

@@ -24,6 +24,8 @@ from ..sim.deals import deal_frame
 from ..stats.exact import exact_summary
 from ..stats.qishou_freq import agrees, qishou_study, seat_classes
 from . import charts
+from .play_report import DEFAULT_HANDS, build_play_report, check_hands, play_markdown
+from .play_report import echo_summary as echo_play
 
 PINYIN = {
     "banban": "banban hu", "sixi": "sixi", "liuliushun": "liuliushun", "queyise": "que yi se",
@@ -125,8 +127,15 @@ def _pct(p: float | None) -> str:
 
 
 def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
-                 progress: bool = True, echo: Callable | None = print) -> dict[str, Any]:
-    """Run the study and write the report; return its summary (also ``summary.json``)."""
+                 progress: bool = True, echo: Callable | None = print,
+                 hands: int = DEFAULT_HANDS) -> dict[str, Any]:
+    """Run the study and write the report; return its summary (also ``summary.json``).
+
+    ``hands`` > 0 adds the "Expected scores" section (:mod:`mjsim.report.play_report`),
+    its summary under the key ``play``.
+    """
+    if hands:
+        check_hands(hands)
     t0 = time.perf_counter()
     folder = Path(out) / rules.id
     folder.mkdir(parents=True, exist_ok=True)
@@ -145,6 +154,8 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     }
     checks = {p: all(agrees(e[s]) for s in ("dealer", "non_dealer"))
               for p, e in study["patterns"].items() if not e.get("off")}
+    play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
+            if hands else None)
     summary = {
         "rules": rules.id, "options_hash": rules.options_hash, "seed": seed, "n_deals": n,
         "mjsim": __version__, "qishou": study, "exact": exact,
@@ -152,9 +163,13 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
         "agreement_4se": checks, "seconds": round(time.perf_counter() - t0, 1),
         "files": {k: v.name for k, v in files.items()},
     }
+    if play is not None:
+        summary["play"] = play
     _write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
     _write_text(folder / "report.md", _markdown(rules, summary))
     if echo is not None:
+        if play is not None:
+            echo_play(echo, play)
         _echo_summary(echo, rules, summary, folder)
     return summary
 
@@ -216,10 +231,13 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
         lines.append(f"| {seat.replace('_', '-')} | {_pct(a[seat]['p'])} ± {_pct(a[seat]['se'])} "
                      f"| {_pct(f[seat]['p'])} ± {_pct(f[seat]['se'])} |")
     lines += ["", f"![optional patterns]({s['files']['optional']})", ""]
+    if s.get("play"):
+        lines += [play_markdown(rules, s["play"])]
     if exact.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in exact["notes"]] + [""]
-    lines.append(f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} --seed {s['seed']}`"
-                 + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + ".")
+    lines.append(f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} --seed {s['seed']}"
+                 + f" --hands {s['play']['n_hands'] if s.get('play') else 0}"
+                 + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + "`.")
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,130 @@
+"""``mjsim play``: play full hands with bots and summarise what a hand is worth per seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from ..game.play import parse_bots, play_frame
+from ..game.record import BIG_WINS, BIG_WINS_ZH, WIN_KINDS, WIN_KINDS_ZH
+from ..sim.games import DEFAULT_CHUNK, read_games, write_games
+from ..stats.play_summary import play_summary
+from .output import console, emit_json, rules_from, user_errors, write_resumable
+from .study_cmd import JSON, QUIET, RULES, SEED, SET
+
+BOTS_HELP = ("Bots for seats 0-3, e.g. efficiency,value,cautious,efficiency, or one name for "
+             "all four (efficiency, value, cautious).")
+
+
+def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
+    if e is None or e.get("mean_score") is None:
+        return "—"
+    se = "" if e.get("se") is None else f" ± {e['se']:.{digits}f}"
+    return f"{e['mean_score']:+.{digits}f}{se}"
+
+
+def _ci(e: dict[str, Any]) -> str:
+    lo, hi = e["ci"]
+    return "—" if lo is None else f"{lo:+.3f} … {hi:+.3f}"
+
+
+def _pct(r: dict[str, Any] | None) -> str:
+    return "—" if r is None else f"{100 * r['p']:.2f}%"
+
+
+def _pct_ci(r: dict[str, Any] | None) -> str:
+    return "—" if r is None else f"{100 * r['ci'][0]:.2f} – {100 * r['ci'][1]:.2f}%"
+
+
+def print_summary(s: dict[str, Any], title: str) -> None:
+    """The summary as rich tables: seats, bots, table rates, win kinds, big wins."""
+    seats = Table(title=title)
+    for col in ("seat", "bot", "mean score / hand", "95% interval", "wins", "deals in"):
+        seats.add_column(col, justify="left" if col in ("seat", "bot") else "right")
+    for e in s["seats"]:
+        seats.add_row(str(e["seat"]), e["bot"], _pm(e), _ci(e), _pct(e["win_rate"]),
+                      _pct(e["deal_in_rate"]))
+    d = s["dealer"]
+    seats.add_row("dealer", "", _pm(d), _ci(d), _pct(d["win_rate"]), "")
+    console.print(seats)
+    if len(s["bots"]) > 1:
+        bots = Table(title="bots (per-hand average over their seats)")
+        for col in ("bot", "seats", "mean score / hand", "95% interval"):
+            bots.add_column(col, justify="left" if col in ("bot", "seats") else "right")
+        for e in s["bots"]:
+            bots.add_row(e["bot"], ",".join(map(str, e["seats"])), _pm(e), _ci(e))
+        for e in s["bot_differences"]:
+            bots.add_row(" − ".join(e["bots"]), "paired", _pm(e), _ci(e))
+        console.print(bots)
+    rates = Table("per hand", "estimate", "95% interval", title="the table")
+    for key in ("win_rate", "draw_rate", "deal_in_rate", "self_draw_share", "multi_win_rate"):
+        rates.add_row(key.replace("_", " ") + (" (of won hands)" if key in
+                                                ("self_draw_share", "multi_win_rate") else ""),
+                      _pct(s[key]), _pct_ci(s[key]))
+    t = s["mean_turns"]
+    rates.add_row("turns", f"{t['mean']:.2f} ± {t['se'] or 0:.2f}", "")
+    q = s["payments"]["per_seat"].get("quantiles", {})
+    if q:
+        rates.add_row("net payment of a seat, 5% / 50% / 95%",
+                      f"{q['5%']:g} / {q['50%']:g} / {q['95%']:g}", "")
+    console.print(rates)
+    kinds = Table("win kind", "hands", "share of won hands", "95% interval",
+                  title=f"win kinds ({sum(s['win_kinds'].values()):,} won hands)")
+    for k, name in enumerate(WIN_KINDS):
+        if k:
+            r = s["win_kind_rates"][name]
+            kinds.add_row(f"{name} {WIN_KINDS_ZH[k]}", f"{s['win_kinds'][name]:,}", _pct(r),
+                          _pct_ci(r))
+    console.print(kinds)
+    big = Table("big win", "wins", "share of wins", "95% interval",
+                title=f"big wins (大胡), {s['n_wins']:,} wins (one per winner)")
+    for name, zh in zip(BIG_WINS, BIG_WINS_ZH):
+        r = s["big_win_rates"][name]
+        big.add_row(f"{name} {zh}", f"{s['big_wins'][name]:,}", _pct(r), _pct_ci(r))
+    big.add_row("any big win", f"{s['any_big_win']['k'] if s['any_big_win'] else 0:,}",
+                _pct(s["any_big_win"]), _pct_ci(s["any_big_win"]))
+    console.print(big)
+
+
+def play_cmd(rules: str = RULES, settings: list[str] = SET,
+             n: int = typer.Option(10_000, "-n", min=1, help="Number of hands."),
+             seed: int = SEED,
+             bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
+             out: Path | None = typer.Option(None, "--out", "-o",
+                                             help="Write the records as Parquet parts here "
+                                                  "(resumable) and summarise from them."),
+             chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
+                                       help="Hands per part (rounded up to whole games of 8)."),
+             quiet: bool = QUIET, json: bool = JSON) -> None:
+    """Play hands with bots and summarise expected scores per seat and per bot.
+
+    Hands are played in games of 8 (the dealer rotates inside a game). With --out the
+    records are written as Parquet parts; an interrupted run resumes when run again.
+    """
+    rs = rules_from(rules, settings)
+    lineup = parse_bots(bots)
+    progress = not (quiet or json)
+    if out is None:
+        frame = play_frame(rs, n, seed=seed, bots=lineup, progress=progress)
+    else:
+        write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
+                                                 progress=progress))
+        frame = read_games(out)
+    summary = play_summary(frame, rs.id, rs.options_hash, seed, lineup)
+    if out is not None:
+        summary["out"] = str(out)
+        summary["parts"] = len(list(Path(out).glob("part-*.parquet")))
+    if json:
+        emit_json(summary)
+        return
+    changed = "".join(f", {k}={v}" for k, v in rs.overrides.items())
+    print_summary(summary, f"{rs.id}{changed} — {n:,} hands, seed {seed}: net score per hand")
+    if out is not None:
+        console.print(f"records of {n:,} hands in {summary['parts']} parts under {out}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(user_errors(play_cmd))

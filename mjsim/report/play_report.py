@@ -1,0 +1,287 @@
+"""The "Expected scores" part of the main report: what a hand is worth, played by bots.
+
+:func:`build_play_report` plays two tables under the same rules and seed:
+
+* **the baseline**: four ``efficiency`` bots, ``n_hands`` hands — the expected net score
+  per seat and for the dealer, table rates, win kinds, big wins and the distribution of
+  payments. With the same strategy at every seat, differences between seats are position
+  and dealer effects only;
+* **bots compared**: a mixed lineup (by default efficiency, value, cautious, efficiency)
+  in its four seatings (each bot moved one seat on each time), ``n_hands / 4`` hands each,
+  on the same hands and so the same walls (common random numbers). Every bot plays every
+  seat equally often, so seat effects cancel, and much of the luck of the cards cancels
+  in the paired differences.
+
+It writes three charts (atomically) into ``out/<rules id>/`` and returns a JSON-ready
+summary; :func:`play_markdown` renders it as the report's section.
+:func:`mjsim.report.qishou_report.build_report` calls both.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.table import Table
+
+from ..game.play import parse_bots, play_frame
+from ..game.record import BIG_WINS, BIG_WINS_ZH, WIN_KINDS, WIN_KINDS_ZH
+from ..rules import RuleSet
+from ..stats.play_summary import play_summary, rotation_scores, rotations
+from . import charts
+
+#: the lineup whose four seatings are compared
+REPORT_LINEUP = ("efficiency", "value", "cautious", "efficiency")
+BASELINE = ("efficiency",) * 4
+#: hands of the baseline table (the comparison plays as many, split over four seatings)
+DEFAULT_HANDS = 20_000
+
+
+def _err(value: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Error bars from an interval (never negative: a Wilson bound may pass p by rounding)."""
+    return np.clip(np.array([value - lo, hi - value], dtype=float), 0, None)
+
+
+def _payment_chart(s: dict[str, Any], path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    dist = s["payments"]["per_seat"]
+    values = np.array([int(v) for v in dist["histogram"]])
+    counts = np.array(list(dist["histogram"].values()))
+    share = 100 * counts / counts.sum()
+    fig, ax = plt.subplots(figsize=(9, 3.8))
+    ax.bar(values, share, width=1.0, color="#4C72B0")
+    ax.set_yscale("log")
+    q = dist["quantiles"]
+    for key, style in (("5%", ":"), ("50%", "--"), ("95%", ":")):
+        ax.axvline(q[key], color="black", linestyle=style, linewidth=0.8)
+    ax.set_xlabel(charts.label("每手净得分（负数为付出）", "net score per hand (negative: paid)"))
+    ax.set_ylabel(charts.label("% 座位·手（对数）", "% of seat-hands (log scale)"))
+    ax.set_title(charts.label(
+        f"每个座位每手的净得分，{s['n_hands']:,} 手（虚线：中位数，点线：5% 与 95%）",
+        f"Net score of a seat per hand, {s['n_hands']:,} hands (dashed: median; dotted: 5%, 95%)"))
+    return charts.save(fig, path)
+
+
+def _win_kind_chart(s: dict[str, Any], path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    kinds = [(k, name) for k, name in enumerate(WIN_KINDS) if k and s["win_kind_rates"][name]]
+    fig, ax = plt.subplots(figsize=(9, 3.8))
+    if kinds:
+        rates = [s["win_kind_rates"][name] for _, name in kinds]
+        p = np.array([100 * r["p"] for r in rates])
+        lo = np.array([100 * r["ci"][0] for r in rates])
+        hi = np.array([100 * r["ci"][1] for r in rates])
+        x = np.arange(len(kinds))
+        ax.bar(x, p, yerr=_err(p, lo, hi), capsize=3, color="#55A868")
+        ax.set_xticks(x, [charts.label(WIN_KINDS_ZH[k], name.replace("_", "\n"))
+                          for k, name in kinds])
+    ax.set_ylabel(charts.label("% 胡牌的手", "% of won hands"))
+    ax.set_title(charts.label(f"怎么胡的（{sum(s['win_kinds'].values()):,} 手胡牌，95% 区间）",
+                              f"How hands are won ({sum(s['win_kinds'].values()):,} won hands, "
+                              "95% intervals)"))
+    return charts.save(fig, path)
+
+
+def _bots_chart(c: dict[str, Any], path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    bots = c["bots"]
+    means = np.array([b["mean_score"] for b in bots])
+    lo = np.array([b["ci"][0] for b in bots])
+    hi = np.array([b["ci"][1] for b in bots])
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    x = np.arange(len(bots))
+    ax.bar(x, means, yerr=_err(means, lo, hi), capsize=4,
+           color=["#4C72B0", "#DD8452", "#55A868", "#C44E52"][:len(bots)])
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, [b["bot"] for b in bots])
+    ax.set_ylabel(charts.label("每手平均净得分", "mean net score per hand"))
+    ax.set_title(charts.label(
+        f"机器人对比：{'、'.join(c['lineup'])}\n四种座次各 {c['n_hands']:,} 手（95% 区间）",
+        f"Bots compared: {', '.join(c['lineup'])}\nfour seatings x {c['n_hands']:,} hands "
+        "(95% intervals)"))
+    return charts.save(fig, path)
+
+
+def check_hands(n_hands: int) -> None:
+    """The play part needs at least one game of 8 hands."""
+    if n_hands < 8:
+        raise ValueError(f"the expected scores need at least 8 hands (one game), "
+                         f"got --hands {n_hands}")
+
+
+def build_play_report(rules: RuleSet, n_hands: int = DEFAULT_HANDS, seed: int = 0,
+                      out: Path = Path("reports"), bots: tuple[str, ...] = REPORT_LINEUP,
+                      progress: bool = True, echo: Callable | None = print) -> dict[str, Any]:
+    """Play the baseline and the bot comparison, draw the charts; return the summary.
+
+    ``out`` is the reports folder: charts go to ``out/<rules id>/``.
+    """
+    lineup = parse_bots(bots)
+    check_hands(n_hands)
+    t0 = time.perf_counter()
+    folder = Path(out) / rules.id
+    folder.mkdir(parents=True, exist_ok=True)
+    charts.setup()
+    base = play_summary(play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress),
+                        rules.id, rules.options_hash, seed, BASELINE)
+    files = {
+        "payments": _payment_chart(base, folder / "payment_distribution.png"),
+        "win_kinds": _win_kind_chart(base, folder / "win_kinds.png"),
+    }
+    compared = None
+    if len(set(lineup)) > 1:
+        m = max(8, n_hands // 4)
+        frames = [play_frame(rules, m, seed=seed, bots=seating, progress=progress)
+                  for seating in rotations(lineup)]
+        compared = rotation_scores(frames, lineup)
+        files["bots"] = _bots_chart(compared, folder / "bots_compared.png")
+    summary = {
+        "rules": rules.id, "options_hash": rules.options_hash, "seed": seed,
+        "n_hands": n_hands, "baseline": base, "bots_compared": compared,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "files": {k: v.name for k, v in files.items()},
+    }
+    if echo is not None:
+        echo_summary(echo, summary)
+    return summary
+
+
+def _f(x: float | None, digits: int = 3, sign: bool = True) -> str:
+    return "—" if x is None else (f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}")
+
+
+def _mean(e: dict[str, Any]) -> str:
+    return f"{_f(e['mean_score'])} ± {_f(e['se'], sign=False)}"
+
+
+def _ci(e: dict[str, Any]) -> str:
+    return f"{_f(e['ci'][0])} … {_f(e['ci'][1])}"
+
+
+def _pct(r: dict[str, Any] | None, digits: int = 2) -> str:
+    return "—" if r is None else f"{100 * r['p']:.{digits}f}%"
+
+
+def _pct_ci(r: dict[str, Any] | None, digits: int = 2) -> str:
+    return "—" if r is None else f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
+
+
+def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
+    """The "Expected scores" section of ``report.md`` from :func:`build_play_report`'s summary."""
+    b, c = p["baseline"], p["bots_compared"]
+    lines = [
+        "## Expected scores", "",
+        (f"{b['n_hands']:,} hands played by four `efficiency` bots (seed {p['seed']}), in "
+         "games of 8 hands (game g starts with seat g mod 4 dealing; the dealer then rotates "
+         "as the rules say). A score is the net number "
+         "of points a seat receives (negative: pays) in one hand, all payments included; the "
+         "four seats' scores add up to zero. Each mean has its standard error over hands and a "
+         "95% interval; each rate its Wilson interval."), "",
+        "| seat | mean score per hand | 95% interval | wins | deals in |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for e in b["seats"]:
+        lines.append(f"| {e['seat']} | {_mean(e)} | {_ci(e)} | {_pct(e['win_rate'])} "
+                     f"| {_pct(e['deal_in_rate'])} |")
+    d = b["dealer"]
+    lines += [f"| the dealer (庄家) | {_mean(d)} | {_ci(d)} | {_pct(d['win_rate'])} | |", ""]
+    if d.get("keeps_deal"):
+        lines += [f"The dealer deals again after {_pct(d['keeps_deal'], 1)} of hands.", ""]
+    t = b["mean_turns"]
+    lines += [
+        "| per hand | estimate | 95% interval |", "|---|---:|---|",
+        f"| someone wins | {_pct(b['win_rate'])} | {_pct_ci(b['win_rate'])} |",
+        f"| drawn (流局) | {_pct(b['draw_rate'])} | {_pct_ci(b['draw_rate'])} |",
+        f"| someone deals in (点炮) | {_pct(b['deal_in_rate'])} | {_pct_ci(b['deal_in_rate'])} |",
+        (f"| self-drawn, of won hands | {_pct(b['self_draw_share'])} "
+         f"| {_pct_ci(b['self_draw_share'])} |"),
+        (f"| several winners, of won hands | {_pct(b['multi_win_rate'])} "
+         f"| {_pct_ci(b['multi_win_rate'])} |"),
+        f"| turns | {_f(t['mean'], 2, False)} ± {_f(t['se'], 2, False)} | |", "",
+        "### How hands are won", "",
+        "| win kind | hands | share of won hands | 95% interval |", "|---|---:|---:|---|",
+    ]
+    for k, name in enumerate(WIN_KINDS):
+        if k:
+            r = b["win_kind_rates"][name]
+            lines.append(f"| {WIN_KINDS_ZH[k]} {name} | {b['win_kinds'][name]:,} | {_pct(r)} "
+                         f"| {_pct_ci(r)} |")
+    lines += ["", f"![win kinds]({p['files']['win_kinds']})", "",
+              "### Big wins (大胡)", "",
+              (f"Share of wins (one per winner; {b['n_wins']:,} wins) that score each big "
+               "win; a hand may score several."), "",
+              "| big win | wins | share | 95% interval |", "|---|---:|---:|---|"]
+    for name, zh in zip(BIG_WINS, BIG_WINS_ZH):
+        r = b["big_win_rates"][name]
+        lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {_pct(r)} | {_pct_ci(r)} |")
+    a = b["any_big_win"]
+    lines += [f"| any big win | {a['k'] if a else 0:,} | {_pct(a)} | {_pct_ci(a)} |", ""]
+    dist, rec = b["payments"]["per_seat"], b["payments"]["winner_receipt"]
+    qs = list(dist["quantiles"])
+    lines += ["### Payments", "",
+              "| amount | mean | " + " | ".join(qs) + " |", "|---|---:|" + "---:|" * len(qs),
+              f"| net score of a seat per hand | {_f(dist['mean'], 2)} | "
+              + " | ".join(f"{v:g}" for v in dist["quantiles"].values()) + " |"]
+    if rec.get("n"):
+        lines.append(f"| a winner's receipt for the win | {_f(rec['mean'], 2)} | "
+                     + " | ".join(f"{v:g}" for v in rec["quantiles"].values()) + " |")
+    lines += ["", f"![payment distribution]({p['files']['payments']})", "",
+              "Mean score per hand by source:", "",
+              "| seat | " + " | ".join(b["seats"][0]["by_source"]) + " |",
+              "|---|" + "---:|" * len(b["seats"][0]["by_source"])]
+    for e in b["seats"]:
+        lines.append(f"| {e['seat']} | " + " | ".join(
+            f"{_f(v['mean'])}" for v in e["by_source"].values()) + " |")
+    lines.append("")
+    if c:
+        lines += [
+            "### Bots compared", "",
+            (f"The lineup {', '.join(f'`{x}`' for x in c['lineup'])} played in its four seatings "
+             f"(each bot moved one seat on each time), {c['n_hands']:,} hands each on the same "
+             "walls (common random numbers), so every bot plays every seat equally often and "
+             "much of the luck of the deal cancels. A bot's score per hand is the average over "
+             "its seats and the four seatings; differences are paired hand by hand."), "",
+            "| bot | mean score per hand | 95% interval |", "|---|---:|---|",
+        ]
+        for e in c["bots"]:
+            lines.append(f"| {e['bot']} | {_mean(e)} | {_ci(e)} |")
+        for e in c["bot_differences"]:
+            lines.append(f"| {e['bots'][0]} − {e['bots'][1]} | {_mean(e)} | {_ci(e)} |")
+        lines += ["", f"![bots compared]({p['files']['bots']})", ""]
+    sets = "".join(f" --set {k}={v}" for k, v in rules.overrides.items())
+    lines.append(f"Reproduce the baseline: `mjsim play --rules {rules.id} -n {b['n_hands']} "
+                 f"--seed {p['seed']}{sets}`"
+                 + (f"; one seating of the comparison: `mjsim play --rules {rules.id} "
+                    f"-n {c['n_hands']} --seed {p['seed']} --bots {','.join(c['lineup'])}{sets}`"
+                    if c else "") + ".")
+    return "\n".join(lines) + "\n"
+
+
+def echo_summary(echo: Callable, p: dict[str, Any]) -> None:
+    b, c = p["baseline"], p["bots_compared"]
+    table = Table(title=f"expected scores — {p['rules']}, {b['n_hands']:,} hands, "
+                        f"4 × efficiency (seed {p['seed']})")
+    for col in ("seat", "mean score / hand", "95% interval", "wins", "deals in"):
+        table.add_column(col, justify="left" if col == "seat" else "right")
+    for e in b["seats"]:
+        table.add_row(str(e["seat"]), _mean(e), _ci(e), _pct(e["win_rate"]),
+                      _pct(e["deal_in_rate"]))
+    table.add_row("dealer", _mean(b["dealer"]), _ci(b["dealer"]), _pct(b["dealer"]["win_rate"]), "")
+    echo(table)
+    if c:
+        bots = Table("bot", "mean score / hand", "95% interval",
+                     title=f"bots compared: {', '.join(c['lineup'])}, 4 seatings × "
+                           f"{c['n_hands']:,} hands")
+        for e in c["bots"]:
+            bots.add_row(e["bot"], _mean(e), _ci(e))
+        for e in c["bot_differences"]:
+            bots.add_row(" − ".join(e["bots"]), _mean(e), _ci(e))
+        echo(bots)
+    echo(f"win rate {_pct(b['win_rate'])}, draws {_pct(b['draw_rate'])}, "
+         f"deal-ins {_pct(b['deal_in_rate'])} ({p['seconds']} s)")

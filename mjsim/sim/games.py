@@ -1,0 +1,88 @@
+"""Played-hand datasets: the engine's records (:mod:`mjsim.game.record`) as Parquet parts.
+
+One row per hand, the columns of :func:`mjsim.game.record.to_frame` (``seed`` first).
+Hands are played in games of ``GAME_LENGTH`` (8) hands with the dealer rotating inside a
+game, so a part starts at a multiple of 8 and a chunk size is rounded up to one; the
+records do not depend on the chunk size. Runs are atomic and resumable
+(:func:`mjsim.sim.parts.run_parts`); ``run.json`` and every part's metadata hold the rule
+set, its options and their hash, the seed, the four bots and the mjsim version.
+
+>>> game_chunk(1000), game_chunk(1001)
+(1000, 1008)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from ..game.play import DEFAULT_BOTS, GAME_LENGTH, parse_bots, play_rows
+from ..game.record import to_frame
+from ..rules import RuleSet, load_rules
+from .deals import run_params as deal_params
+from .parts import read_parts, run_parts
+from .parts import run_params as folder_params
+
+#: hands per part: about 30 MB of records in memory, a multiple of GAME_LENGTH
+DEFAULT_CHUNK = 100_000
+
+
+def game_chunk(chunk: int) -> int:
+    """``chunk`` rounded up to a whole number of games (a multiple of :data:`GAME_LENGTH`)."""
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive number of hands (rounded up to a multiple "
+                         f"of {GAME_LENGTH}, one game), got {chunk!r}")
+    return -(-chunk // GAME_LENGTH) * GAME_LENGTH
+
+
+def _rules(rules: str | RuleSet) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else load_rules(rules)
+
+
+def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...]) -> dict[str, Any]:
+    """Provenance of a played dataset: rule set, options, their hash, seed, bots, version."""
+    return deal_params(rules, seed) | {"kind": "games", "bots": list(bots),
+                                       "game_length": GAME_LENGTH}
+
+
+def game_table(rules: RuleSet, seed: int, start: int, n: int,
+               bots: tuple[str, str, str, str]) -> pa.Table:
+    """The records of hands ``start .. start+n-1`` as an Arrow table (``start`` a whole game)."""
+    rows = play_rows(rules, seed, start, n, bots)
+    return pa.Table.from_pandas(to_frame(rows, seed), preserve_index=False)
+
+
+def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
+                bots: tuple[str, ...] | str = DEFAULT_BOTS, chunk: int = DEFAULT_CHUNK,
+                progress: bool = True) -> Path:
+    """Play ``n`` hands and write their records as Parquet parts under ``out``.
+
+    Resumable: run it again after an interruption and only the missing parts are played.
+    ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` is rounded
+    up to a multiple of 8 hands (one game).
+    """
+    rules = _rules(rules)
+    bots = parse_bots(bots)
+    chunk = game_chunk(chunk)
+    if n < 1:
+        raise ValueError(f"n must be at least 1 hand, got {n}")
+    run_parts(out, n, chunk, lambda s, m: game_table(rules, seed, s, m, bots),
+              run_params(rules, seed, bots), progress=progress, label="hands")
+    return Path(out)
+
+
+def read_games(folder: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """All hands written by :func:`write_games` under ``folder``, in hand order.
+
+    The run's parameters (``run.json``) are in ``frame.attrs["run"]``.
+    """
+    frame = read_parts(folder, columns=columns)
+    params = folder_params(folder)
+    if params.get("kind") != "games":
+        raise ValueError(f"{folder} holds a {params.get('kind', 'unknown')!r} dataset, "
+                         "not played hands (mjsim play --out)")
+    frame.attrs["run"] = params
+    return frame
