@@ -659,6 +659,13 @@ def _deal(wall, seats, is_bonus, dealer, conc, st, pos):
 
 
 @njit(cache=True)
+def _may_gain(S, bots, o):
+    """Whether a chow or pung could lower seat ``o``'s key: not when its hand is already
+    ready under a bot whose key is its shanten alone (a meld then leaves it ready at best)."""
+    return bots[o] == R.BOT_VALUE or S[7][o, ST_COST] > 1
+
+
+@njit(cache=True)
 def _claim_on(E, S, W, bots, pos, cur, t):
     """``(claimer, claim, chow's first kind)`` on ``cur``'s discard ``t``: a kong or pung
     from anyone, else a chow from the 下家; ``claim`` is a ``MELD_*`` or
@@ -675,11 +682,12 @@ def _claim_on(E, S, W, bots, pos, cur, t):
             how = _discard_kong(E, S, W, o, t, live)
             if how != KONG_NONE:
                 return o, 10 + how, t
-        if _claim_gain(E, S, W, o, bots[o], t, t, MELD_PUNG) < st[o, ST_KEY]:
+        if _may_gain(S, bots, o) and \
+                _claim_gain(E, S, W, o, bots[o], t, t, MELD_PUNG) < st[o, ST_KEY]:
             return o, MELD_PUNG, t
         break
     o = (cur + 1) % 4
-    if cfg[C.CFG_ALLOW_CHOW] and not st[o, ST_LOCKED]:
+    if cfg[C.CFG_ALLOW_CHOW] and not st[o, ST_LOCKED] and _may_gain(S, bots, o):
         first = _best_chow(E, S, W, o, bots[o], t)
         if first >= 0:
             return o, MELD_CHOW, first
