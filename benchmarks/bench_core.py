@@ -9,16 +9,14 @@ package is timed on the same hands for the ratio.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import time
 
-import numba
 import numpy as np
 
-import mjsim
 from mjsim.efficiency import waits_batch
 from mjsim.evaluate import shanten_batch
+import mjsim
+from machine import print_machine
 
 
 def deal(rules, n: int, size: int, seed: int) -> np.ndarray:
@@ -46,10 +44,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1_000_000, help="hands per case")
     parser.add_argument("--mahjong", type=int, default=20_000, help="hands for the mahjong package")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
-          f"numba threads={numba.get_num_threads()}")
-    print(f"python {platform.python_version()} numpy {np.__version__} numba {numba.__version__} "
-          f"mjsim {mjsim.__version__}")
+    print_machine()
     start = time.perf_counter()
     from mjsim.tables.suits import load_tables
     load_tables()

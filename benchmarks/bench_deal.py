@@ -11,17 +11,13 @@ bonus replacement, indicator, first draws, dice), of ``walls`` (shuffle only) an
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import time
 
-import numba
-import numpy as np
 
-import mjsim
 from mjsim.rules import load_rules
 from mjsim.sim.deals import deal_columns
 from mjsim.sim.walls import WallSpec, deal_batch, walls
+from machine import print_machine
 
 
 def best_of(repeat: int, func, *args) -> float:
@@ -40,10 +36,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
-          f"numba threads={numba.get_num_threads()}")
-    print(f"python {platform.python_version()} numpy {np.__version__} numba {numba.__version__} "
-          f"mjsim {mjsim.__version__}")
+    print_machine()
     spec = WallSpec.from_rules(load_rules(args.rules))
     print(f"rule set {args.rules}: {spec.size} tiles, {spec.dealt} dealt, n = {args.n:,}")
 

@@ -9,17 +9,13 @@ Run: ``.venv/bin/python benchmarks/bench_game.py [--n 20000] [--rules changsha]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import resource
 import time
 
-import numba
-import numpy as np
 
-import mjsim
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
+from machine import print_machine
 
 
 def main() -> None:
@@ -30,10 +26,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
-          f"numba threads={numba.get_num_threads()}")
-    print(f"python {platform.python_version()} numpy {np.__version__} numba {numba.__version__} "
-          f"mjsim {mjsim.__version__}")
+    print_machine()
     rules = load_rules(args.rules)
     bots = parse_bots(args.bots)
     print(f"rule set {args.rules}, bots {','.join(bots)}, n = {args.n:,} hands")

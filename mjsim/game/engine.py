@@ -32,7 +32,7 @@ from . import config as C
 from . import record as R
 from . import scoring as SC
 from .state import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, ST_BAOTING, ST_BONUS,
-                    ST_COST, ST_DISCARDS, ST_GUOSHOU, ST_KEY, ST_LLS_DONE, ST_LOCKED,
+                    ST_COST, ST_GUOSHOU, ST_KEY, ST_LLS_DONE, ST_LOCKED,
                     ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, ST_SIXI_DONE, add_meld,
                     can_add, cost, find_pung, new_scratch, new_state, pop_meld, ready,
                     reset_state, upgrade_pung)
@@ -163,8 +163,7 @@ def _finish_win(E, S, W, wall, pos, rec, pay, winners, units, bits, win_kind, di
     if live == 0 and cfg[C.CFG_BIRDS] > 0 and cfg[C.CFG_HAIDI_BIRD_TILE]:
         n_birds = 1
         birds[0] = tile
-    self_drawn = win_kind == R.WIN_ZIMO or win_kind == R.WIN_GANGKAI or \
-        win_kind == R.WIN_HAIDILAO
+    self_drawn = SC.self_drawn(win_kind)
     dealer = pos[P_DEALER]
     first = -1
     n_win = 0
@@ -412,7 +411,6 @@ def _after_discard(E, S, W, s, t, pos, pay):
     cfg, st = E[0], S[7]
     st[s, ST_GUOSHOU] = 0
     st[s, ST_PASS_KIND] = -1
-    st[s, ST_DISCARDS] += 1
     pos[P_TURNS] += 1
     _mark_ready(E, S, W, s)
     if st[s, ST_READY] and _win_on(E, S, W, s, t, R.WIN_DIANPAO)[0]:
@@ -598,6 +596,21 @@ def _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
 
 
 @njit(cache=True)
+def _after_kong(E, S, W, wall, pos, rec, pay, bots, s, opening, units, bits):
+    """After seat ``s``'s kong is melded: a 补张 draws its replacement from the tail; a 开杠
+    reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
+    drawn or −1 when the hand ended, the kind a self-drawn win would be)``."""
+    if not opening:
+        t = _draw(wall, pos, S[7], s, True)
+        S[0][s, t] += 1
+        return s, t, R.WIN_GANGKAI if E[0][C.CFG_BUZHANG_GANGKAI] else R.WIN_ZIMO
+    if _open_kong(E, S, W, wall, pos, rec, pay, bots, s, units, bits) >= 0:
+        return s, -1, R.WIN_ZIMO
+    nxt = (s + 1) % 4
+    return nxt, _next_draw(E, S, W, wall, pos, rec, pay, bots, nxt, units, bits), R.WIN_ZIMO
+
+
+@njit(cache=True)
 def _close(E, S, W, pos, rec, pay):
     """Final columns of the record; returns the next dealer."""
     cfg, st = E[0], S[7]
@@ -606,7 +619,6 @@ def _close(E, S, W, pos, rec, pay):
         for s in range(4):
             rec[_PAY_COLUMNS[src] + s] = pay[src, s]
             rec[R.C_PAY + s] += pay[src, s]
-    rec[R.C_INDEX] = 0
     rec[R.C_DEALER] = dealer
     rec[R.C_TURNS] = pos[P_TURNS]
     rec[R.C_TILES_LEFT] = _live(pos)
@@ -786,16 +798,8 @@ def play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, star
                     upgrade_pung(E, S, cur, i, False)
                 _kong_pay(E, pay, cur, 15)
                 pos[P_KONGS] += 1
-                if how == KONG_BUZHANG:
-                    drawn = _draw(wall, pos, st, cur, True)
-                    conc[cur, drawn] += 1
-                    self_kind = R.WIN_GANGKAI if cfg[C.CFG_BUZHANG_GANGKAI] else R.WIN_ZIMO
-                    continue
-                if _open_kong(E, S, W, wall, pos, rec, pay, bots, cur, units, bits) >= 0:
-                    break
-                cur = (cur + 1) % 4
-                drawn = _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits)
-                self_kind = R.WIN_ZIMO
+                cur, drawn, self_kind = _after_kong(E, S, W, wall, pos, rec, pay, bots, cur,
+                                                    how == KONG_KAIGANG, units, bits)
                 if drawn < 0:
                     break
                 continue
@@ -844,18 +848,9 @@ def play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, star
             add_meld(E, S, cur, t, MELD_KONG)
             _kong_pay(E, pay, cur, 1 << discarder)
             pos[P_KONGS] += 1
-            if claim == 10 + KONG_BUZHANG:
-                drawn = _draw(wall, pos, st, cur, True)
-                conc[cur, drawn] += 1
-                drew = True
-                self_kind = R.WIN_GANGKAI if cfg[C.CFG_BUZHANG_GANGKAI] else R.WIN_ZIMO
-                continue
-            if _open_kong(E, S, W, wall, pos, rec, pay, bots, cur, units, bits) >= 0:
-                break
-            cur = (cur + 1) % 4
-            drawn = _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits)
+            cur, drawn, self_kind = _after_kong(E, S, W, wall, pos, rec, pay, bots, cur,
+                                                claim == 10 + KONG_KAIGANG, units, bits)
             drew = True
-            self_kind = R.WIN_ZIMO
             if drawn < 0:
                 break
     return _close(E, S, W, pos, rec, pay)

@@ -13,6 +13,7 @@ the bird factor (``1 + h`` or ``2^h``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from . import config as C
@@ -20,6 +21,20 @@ from . import record as R
 
 #: situational wins (by win kind) that 假将 (cs_fake_pair) lets a 258-free shape win
 _FAKE_PAIR_KINDS = (R.WIN_GANGKAI, R.WIN_QIANGGANG, R.WIN_HAIDILAO, R.WIN_HAIDIPAO)
+#: per win kind (the order of WIN_KINDS): the big win it adds (−1 none), and whether that
+#: needs ``cs_pao_big_wins`` (the ron-type situational wins)
+_SITUATIONAL_BIT = np.array([-1, -1, -1, R.P_QIANGGANG, R.P_GANGKAI, R.P_GANGPAO,
+                             R.P_HAIDILAO, R.P_HAIDIPAO], dtype=np.int64)
+_NEEDS_PAO = np.array([0, 0, 0, 1, 0, 1, 0, 1], dtype=np.int64)
+
+
+@njit(cache=True)
+def self_drawn(win_kind):
+    """Whether a win of this kind is self-drawn (all three others pay): 自摸, 杠上开花, 海底捞月."""
+    for kind in R.SELF_DRAWN:
+        if win_kind == kind:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -52,7 +67,7 @@ def win_value(cfg, roles, per_family, counts, meld_kinds, n_melds, win_kind):
     qidui = False
     bits = 0
     units = 0
-    tsumo = win_kind == R.WIN_ZIMO or win_kind == R.WIN_GANGKAI or win_kind == R.WIN_HAIDILAO
+    tsumo = self_drawn(win_kind)
     for f in range(roles.size):
         if per_family[f] != 0:
             continue
@@ -86,17 +101,9 @@ def win_value(cfg, roles, per_family, counts, meld_kinds, n_melds, win_kind):
             legal = legal or win_kind == kind
     if not legal or not cfg[C.CFG_BIG_WINS]:
         return legal, 0, 0
-    if win_kind == R.WIN_GANGKAI:
-        bits |= 1 << R.P_GANGKAI
-    elif win_kind == R.WIN_HAIDILAO:
-        bits |= 1 << R.P_HAIDILAO
-    elif cfg[C.CFG_PAO_BIG]:
-        if win_kind == R.WIN_GANGPAO:
-            bits |= 1 << R.P_GANGPAO
-        elif win_kind == R.WIN_QIANGGANG:
-            bits |= 1 << R.P_QIANGGANG
-        elif win_kind == R.WIN_HAIDIPAO:
-            bits |= 1 << R.P_HAIDIPAO
+    situational = _SITUATIONAL_BIT[win_kind]
+    if situational >= 0 and (cfg[C.CFG_PAO_BIG] or not _NEEDS_PAO[win_kind]):
+        bits |= 1 << situational
     for b in range(len(R.BIG_WINS)):
         units += (bits >> b) & 1
     if cfg[C.CFG_COMPOUND_SINGLE] and units > 1:
