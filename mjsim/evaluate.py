@@ -22,13 +22,14 @@ from typing import Any
 import numpy as np
 
 from .kernels import shanten as K
-from .kernels.features import hand_features
+from .kernels.features import first_bad_row
 from .notation import NotationError, parse_hand
 from .rules import RuleSet, load_rules
 from .tables.flagged import CHOW, PUNG, YAO, load_flagged
 from .tables.flagged import N_COLS as FLAG_COLS
+from .tables.merged import load_merged
 from .tables.suits import INF, load_tables
-from .tiles import N_KINDS, Hand, is_258, is_honour, is_terminal
+from .tiles import N_KINDS, Hand, is_258, is_honour, is_terminal, name
 
 #: the wildcard kinds held by a hand may be given by name, kind index or notation
 WildSpec = Any
@@ -76,7 +77,8 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
     kinds = np.zeros(N_KINDS, dtype=np.bool_)
     kinds[list(rules.kinds)] = True
     kinds[list(rules.bonus_kinds)] = False
-    t = load_tables()
+    t, g = load_tables(), load_merged()
+    honours = bool(kinds[27:].any())
     conditioned = any(r[0] == K.CONSTRAINED for r in rows)
     flagged = load_flagged() if conditioned else np.zeros((1, FLAG_COLS), dtype=np.uint8)
     return Compiled(
@@ -86,7 +88,9 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
         kind_mask=kinds,
         honour_mask=kinds[27:].copy(),
         void=-1 if any(f.void_suit for f in rules.families) else -2,
-        tables=(t.std, t.pung, t.honour if kinds[27:].any() else K.no_honours(), flagged),
+        tables=(t.std, t.pung, t.honour if honours else K.no_honours(), flagged, g.suit_info,
+                g.honour_info if honours else np.array([g.no_honour_info], dtype=np.int64),
+                *g.pairs, g.vectors),
     )
 
 
@@ -214,8 +218,8 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     [6]
     """
     rules = _rules(rules)
-    hands = _check_batch(hands, rules, n_melds)
-    return _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, False)[0]
+    hands = _check_batch(hands, rules, n_melds, rows=False)
+    return _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, False, True)[0]
 
 
 def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
@@ -231,27 +235,43 @@ def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_mel
     """
     rules = _rules(rules)
     if validate:
-        hands = _check_batch(hands, rules, n_melds)
-    overall, per = _run_batch(hands, rules, n_melds, None, wild, 0, void, True)
+        hands = _check_batch(hands, rules, n_melds, rows=False)
+    overall, per = _run_batch(hands, rules, n_melds, None, wild, 0, void, True, validate)
     out = {"shanten": overall}
     for f, fam in enumerate(rules.families):
         out[fam.form if fam.form not in out else f"{fam.form}_{f}"] = per[:, f]
     return out
 
 
-def _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, by_family):
+def _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, by_family, validate):
+    """The batch kernel; with ``validate`` it also checks each row's counts and size as it
+    reads them (one pass over memory instead of two)."""
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    return K.shanten_many(
-        hands, per_row(n_melds, n), per_row(meld_flags, n), row_voids(comp, void, n),
+    melds = one_or_per_row(n_melds, n)
+    out, per = K.shanten_many(
+        hands, melds, one_or_per_row(meld_flags, n),
+        row_voids(comp, void, 1 if np.ndim(void) == 0 else n),
         comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-        comp.tables, by_family,
+        comp.tables, rules.hand_size if validate else 0, by_family,
     )
+    if validate:
+        bad = np.flatnonzero(out == K.BAD_ROW)
+        if bad.size:
+            _raise_bad_row(hands, rules, melds, int(bad[0]))
+    return out, per
 
 
 def per_row(value: Any, n: int) -> np.ndarray:
     """A scalar or per-row value as the kernels' ``int64[n]``."""
     return np.broadcast_to(np.asarray(value, dtype=np.int64), (n,)).copy()
+
+
+def one_or_per_row(value: Any, n: int) -> np.ndarray:
+    """A scalar as ``int64[1]`` (the batch kernel reuses it for every row), else
+    :func:`per_row`: no n-sized copy of a constant."""
+    arr = np.asarray(value, dtype=np.int64)
+    return arr.reshape(1) if arr.ndim == 0 else per_row(arr, n)
 
 
 def row_voids(comp: Compiled, void: Any, n: int) -> np.ndarray:
@@ -261,22 +281,33 @@ def row_voids(comp: Compiled, void: Any, n: int) -> np.ndarray:
     return per_row([_void(comp, v) for v in np.atleast_1d(void)], n)
 
 
-def _check_batch(hands: Any, rules: RuleSet, n_melds: Any) -> np.ndarray:
+def _check_batch(hands: Any, rules: RuleSet, n_melds: Any, rows: bool = True) -> np.ndarray:
+    """``hands`` as contiguous uint8 after the shape checks, and with ``rows`` each row's
+    counts and size (the shanten kernel checks rows itself)."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] != N_KINDS:
         raise HandError(f"hands must be an array of shape (N, 34), got shape {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 4):
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 4):
         raise HandError("hand counts must be 0–4 per tile kind")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
-    sizes = hand_features(arr)[:, 0].astype(np.int64) + 3 * np.asarray(n_melds, dtype=np.int64)
-    ok = (sizes == rules.hand_size) | (sizes == rules.hand_size + 1)
-    if not ok.all():
-        row = int(np.flatnonzero(~ok)[0])
-        raise HandError(
-            f"row {row} has {int(sizes[row])} tiles with its melds; {rules.id} hands have "
-            f"{rules.hand_size} or {rules.hand_size + 1}"
-        )
+    if rows:
+        melds = per_row(n_melds, len(arr))
+        row = int(first_bad_row(arr, melds, rules.hand_size, compile_rules(rules).kind_mask))
+        if row >= 0:
+            _raise_bad_row(arr, rules, melds, row)
     return arr
+
+
+def _raise_bad_row(hands: np.ndarray, rules: RuleSet, melds: np.ndarray, row: int) -> None:
+    if hands[row].max() > 4:
+        raise HandError(f"row {row}: hand counts must be 0–4 per tile kind")
+    stray = [k for k in np.flatnonzero(hands[row]) if k not in rules.kinds or k in rules.bonus_kinds]
+    if stray:
+        raise HandError(f"row {row} holds {name(int(stray[0]))}: the rule set {rules.id!r} "
+                        f"has no such tile")
+    size = int(hands[row].sum()) + 3 * int(melds[row if melds.size > 1 else 0])
+    raise HandError(f"row {row} has {size} tiles with its melds; {rules.id} hands have "
+                    f"{rules.hand_size} or {rules.hand_size + 1}")
 
 
 __all__ = ["HandError", "NotationError", "compile_rules", "is_win", "meld_flags", "shanten",

@@ -42,3 +42,37 @@ def hand_features(hands):
         out[i, 2] = n258
         out[i, 3] = honours
     return out
+
+
+@njit(cache=True, parallel=True)
+def first_bad_row(hands, n_melds, hand_size, kind_mask):
+    """The first row with a count above 4, a tile outside ``kind_mask``, or whose tiles
+    with ``3 * n_melds[i]`` for its exposed melds are neither ``hand_size`` nor one more;
+    −1 when every row is sound.
+
+    >>> h = np.zeros((2, 34), np.uint8); h[:, 0] = 4; h[:, 1:10] = 1
+    >>> kinds, melds = np.ones(34, np.bool_), np.zeros(2, np.int64)
+    >>> int(first_bad_row(h, melds, 13, kinds)), int(first_bad_row(h, melds, 14, kinds))
+    (-1, 0)
+    """
+    n = hands.shape[0]
+    chunk = 4096
+    n_chunks = (n + chunk - 1) // chunk
+    firsts = np.full(n_chunks, -1, dtype=np.int64)
+    for c in prange(n_chunks):
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            total = 3 * n_melds[i]
+            top = 0
+            stray = 0
+            for k in range(34):
+                v = np.int64(hands[i, k])
+                total += v
+                top = max(top, v)
+                stray += v * (1 - kind_mask[k])
+            if top > 4 or stray or (total != hand_size and total != hand_size + 1):
+                firsts[c] = i
+                break
+    for c in range(n_chunks):
+        if firsts[c] >= 0:
+            return firsts[c]
+    return -1

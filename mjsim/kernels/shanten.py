@@ -66,10 +66,9 @@ def _base5(counts, wild_mask, first, last):
     wild = 0
     for k in range(last, first - 1, -1):
         c = np.int64(counts[k])
-        if wild_mask[k]:
-            wild += c
-            c = 0
-        x = x * 5 + c
+        w = c * wild_mask[k]  # branch-free: most hands hold no wildcard kind
+        wild += w
+        x = x * 5 + (c - w)
     return x, wild
 
 
@@ -210,29 +209,32 @@ def _entry(rows, t, g, m, p, allowed, nonempty):
 
 @njit(cache=True, inline="always")
 def _pairs_cost(counts, wild_mask, kind_mask, void, n_pairs, quads, single):
-    """Cost of ``n_pairs`` pairs (and one free ``single`` tile, for 八对) over allowed kinds.
+    """Cost of ``n_pairs`` pairs (and one free ``single`` tile, for 八对) over allowed kinds."""
+    stats = 0
+    for k in range(34):
+        if kind_mask[k] and not wild_mask[k] and k // 9 != void:
+            c = counts[k]
+            stats += (np.int64(c == 1) + (np.int64(c >= 2) << 8) + (np.int64(c == 3) << 16)
+                      + (np.int64(c == 4) << 24))
+    return _pairs_from_stats(stats, n_pairs, quads, single)
+
+
+@njit(cache=True, inline="always")
+def _pairs_from_stats(stats, n_pairs, quads, single):
+    """:func:`_pairs_cost` from the allowed kinds' :func:`mjsim.tables.merged.pair_stats`.
 
     Each kind offers pair slots (two with ``quads``, when four of a kind are two pairs);
     a slot gains the tiles it covers (2, 1 or 0) and gains shrink along a kind, so taking
     the largest gains first is optimal.
     """
-    twos = 0
-    ones = 0
-    total = 0
-    for k in range(34):
-        if not kind_mask[k] or wild_mask[k] or k // 9 == void:
-            continue
-        c = np.int64(counts[k])
-        total += c
-        if c >= 2:
-            twos += 1
-        elif c == 1:
-            ones += 1
-        if quads:
-            if c == 4:
-                twos += 1
-            elif c == 3:
-                ones += 1
+    ones = stats & 255
+    twos = (stats >> 8) & 255
+    threes = (stats >> 16) & 255
+    fours = (stats >> 24) & 255
+    total = ones + 2 * twos + threes + 2 * fours
+    if quads:
+        ones += threes
+        twos += fours
     take2 = min(twos, n_pairs)
     overlap = 2 * take2 + min(ones, n_pairs - take2)
     size = 2 * n_pairs
@@ -312,22 +314,16 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
 
 
 @njit(cache=True, inline="always")
-def _merge_tables(tab, hon, i0, i1, i2, i3, need, pair):
-    """:func:`_merge` over all four groups, read straight from the tables."""
+def _merge_ids(left_pairs, right_pairs, vecs, a, b, c, h, need, pair):
+    """:func:`_merge` over all four groups through :mod:`mjsim.tables.merged`: the merged
+    vectors of (m + p) and (s + honours), from the groups' vector ids ``a, b, c, h``,
+    joined on ``need`` melds and one pair."""
+    left = left_pairs[a, b]
+    right = right_pairs[c, h]
     best = INF
-    for m0 in range(need + 1):
-        for m1 in range(need + 1 - m0):
-            a = np.int64(tab[i0, m0 * N_PAIR]) + tab[i1, m1 * N_PAIR]
-            ap = min(np.int64(tab[i0, m0 * N_PAIR + pair]) + tab[i1, m1 * N_PAIR],
-                     np.int64(tab[i0, m0 * N_PAIR]) + tab[i1, m1 * N_PAIR + pair])
-            if min(a, ap) >= best:
-                continue
-            for m2 in range(need + 1 - m0 - m1):
-                m3 = need - m0 - m1 - m2
-                b = np.int64(tab[i2, m2 * N_PAIR]) + hon[i3, m3 * N_PAIR]
-                bp = min(np.int64(tab[i2, m2 * N_PAIR + pair]) + hon[i3, m3 * N_PAIR],
-                         np.int64(tab[i2, m2 * N_PAIR]) + hon[i3, m3 * N_PAIR + pair])
-                best = min(best, a + bp, ap + b)
+    for m in range(need + 1):
+        best = min(best, np.int64(vecs[left, m * N_PAIR]) + vecs[right, (need - m) * N_PAIR + pair],
+                   np.int64(vecs[left, m * N_PAIR + pair]) + vecs[right, (need - m) * N_PAIR])
     return best
 
 
@@ -348,40 +344,37 @@ def _suit_and_honours(tab, hon, i_suit, i_hon, need, pair):
 
 
 @njit(cache=True, inline="always")
-def _merge_fast(tab, hon, i0, i1, i2, i3, need, pair):
-    """:func:`_merge_tables` with the common (melds, pair) as constants so they unroll."""
-    if need == 4:
-        if pair == PAIR_ANY:
-            return _merge_tables(tab, hon, i0, i1, i2, i3, 4, PAIR_ANY)
-        return _merge_tables(tab, hon, i0, i1, i2, i3, 4, PAIR_258)
-    if need == 5 and pair == PAIR_ANY:
-        return _merge_tables(tab, hon, i0, i1, i2, i3, 5, PAIR_ANY)
-    return _merge_tables(tab, hon, i0, i1, i2, i3, need, pair)
-
-
-@njit(cache=True, inline="always")
 def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
                wild_mask, caps, tabs, rows, left, right, cwork, per_family):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
-    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables; when the rule set has
-    no honours the honour table is the one-row :func:`no_honours` table. ``caps`` are
+    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables, then the suit row infos,
+    honour row infos, the four pair merges and the merged vectors of
+    :mod:`mjsim.tables.merged`; when the rule set has no honours the honour table is the
+    one-row :func:`no_honours` table and the honour infos the one word of that row. ``caps`` are
     the copies of each kind the concealed part may still hold (4 minus those in exposed
     melds). Common families read the tables directly; the rest, and capped hands, go
     through :func:`_cost` on copied or computed rows. Each family's own cost is left in
     ``per_family``.
     """
-    std_tab, pung_tab, hon_tab, flag_tab = tabs
+    std_tab, pung_tab, hon_tab, flag_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs
     i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
-    n_honours = 0
-    for k in range(7):
-        n_honours += honour_mask[k]
-    if n_honours == 0:
+    if hon_info.shape[0] == 1:  # no honours: the one row of the empty target
         i3 = 0
-    capped = False
+    lowest_cap = 4
     for k in range(34):
-        capped = capped or caps[k] < 4
-    simple = void == -2 and (n_honours == 0 or n_honours == 7) and not capped
+        lowest_cap = min(lowest_cap, caps[k])
+    capped = lowest_cap < 4
+    # table paths: every suit open, all four copies free. A rule set with only some honour
+    # kinds may still read the full honour table: a target group on an absent honour kind
+    # (cost 3 or 2) can always move to a suit kind the target leaves free, at no more cost
+    simple = void == -2 and not capped
+    # one info word per group: vector ids and pair statistics (mjsim.tables.merged); the
+    # hand holds no tile outside the rule set's kinds, so the statistics of the four groups
+    # are those of the allowed kinds. (Read unconditionally: names bound in a branch are
+    # miscompiled once this body is inlined into a parallel batch driver.)
+    w_m, w_p, w_s, w_z = suit_info[i0], suit_info[i1], suit_info[i2], hon_info[i3]
+    stats = (w_m >> 32) + (w_p >> 32) + (w_s >> 32) + (w_z >> 32)
     need = melds - n_melds
     best = INF
     rows_ready = False
@@ -393,22 +386,39 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         if need < 0:
             pass
         elif simple and form == STANDARD:
-            cost = _merge_fast(std_tab, hon_tab, i0, i1, i2, i3, need, pair)
+            cost = _merge_ids(ss, sh, vecs, w_m & 0xFFFF, w_p & 0xFFFF, w_s & 0xFFFF,
+                              w_z & 0xFFFF, need, pair)
         elif simple and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
-            cost = _merge_fast(pung_tab, hon_tab, i0, i1, i2, i3, need, pair)
+            cost = _merge_ids(pp, ph, vecs, (w_m >> 16) & 0xFFFF, (w_p >> 16) & 0xFFFF,
+                              (w_s >> 16) & 0xFFFF, w_z & 0xFFFF, need, pair)
         elif simple and form == SEVEN_PAIRS:
             if n_melds == 0:
-                cost = _pairs_cost(counts, wild_mask, kind_mask, -2, 7, families[f, 2], False)
-        elif simple and form == ONE_SUIT and meld_flags == 0:
+                cost = _pairs_from_stats(stats, 7, families[f, 2], False)
+        elif simple and form == ONE_SUIT:
+            # one suit s: its row alone, where the exposed melds are all of suit s
             col = need * N_PAIR + pair
-            cost = min(std_tab[i0, col], std_tab[i1, col], std_tab[i2, col])
+            suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
+            if not suits & ~SUIT_M:
+                cost = min(cost, std_tab[i0, col])
+            if not suits & ~SUIT_P:
+                cost = min(cost, std_tab[i1, col])
+            if not suits & ~SUIT_S:
+                cost = min(cost, std_tab[i2, col])
         elif simple and form == EIGHT_PAIRS:
             if n_melds == 0:
-                cost = _pairs_cost(counts, wild_mask, kind_mask, -2, 8, families[f, 2], True)
-        elif simple and (form == ALL_258 or (form == ALL_HONOURS and families[f, 2])) \
-                and meld_flags == 0:
-            cost = _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
-        elif simple and form == MIXED_ONE_SUIT and meld_flags == 0 and n_honours == 7:
+                cost = _pairs_from_stats(stats, 8, families[f, 2], True)
+        elif simple and form == ALL_258:
+            if not meld_flags & HAS_NON258:
+                cost = _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+        elif simple and form == ALL_HONOURS and families[f, 2]:
+            if not meld_flags & (SUIT_M | SUIT_P | SUIT_S):
+                cost = _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
+        elif simple and form == QUANQIUREN:
+            # every meld exposed: the concealed part is the pair alone
+            if n_melds == melds and not meld_flags & HAS_CONCEALED_KONG:
+                cost = _merge_ids(ss, sh, vecs, w_m & 0xFFFF, w_p & 0xFFFF, w_s & 0xFFFF,
+                                  w_z & 0xFFFF, 0, pair)
+        elif simple and form == MIXED_ONE_SUIT and meld_flags == 0 and honour_mask.all():
             cost = min(_suit_and_honours(std_tab, hon_tab, i0, i3, need, pair),
                        _suit_and_honours(std_tab, hon_tab, i1, i3, need, pair),
                        _suit_and_honours(std_tab, hon_tab, i2, i3, need, pair))
@@ -416,7 +426,7 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
             pass
         elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:
             if not rows_ready:
-                full = n_honours == 7
+                full = honour_mask.all()
                 _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full, caps, capped,
                            rows, 0)
                 _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full, caps, capped,
@@ -462,28 +472,54 @@ def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, hon
 _make_scratch = njit(cache=True)(make_scratch)
 
 CHUNK = 2048
+#: the batch result of a row that fails the input check (see :func:`shanten_many`)
+BAD_ROW = -128
+
+
+@njit(cache=True, inline="always")
+def _row_ok(counts, n_melds, hand_size, kind_mask):
+    """Whether every count is 0–4, every tile is of the rule set's kinds, and the tiles
+    with the melds' are ``hand_size`` or one more."""
+    total = 3 * n_melds
+    top = 0
+    stray = 0
+    for k in range(34):
+        c = np.int64(counts[k])
+        total += c
+        top = max(top, c)
+        stray += c * (1 - kind_mask[k])
+    return top <= 4 and stray == 0 and (total == hand_size or total == hand_size + 1)
 
 
 @njit(cache=True, parallel=True)
 def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-                 wild_mask, tabs, by_family):
+                 wild_mask, tabs, hand_size, by_family):
     """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach);
     with ``by_family`` also each family's own shanten (int8[N, F]; else int8[N, 0]).
 
+    ``n_melds``, ``meld_flags`` and ``void`` hold one value per row, or one for all rows.
+    With ``hand_size`` > 0 a row failing :func:`_row_ok` gets :data:`BAD_ROW` instead.
     Rows are taken in chunks so that each thread allocates its work buffers once.
     """
     n = hands.shape[0]
     n_fam = families.shape[0]
     out = np.empty(n, dtype=np.int8)
     per = np.empty((n, n_fam if by_family else 0), dtype=np.int8)
+    step_m = 1 if n_melds.shape[0] > 1 else 0
+    step_f = 1 if meld_flags.shape[0] > 1 else 0
+    step_v = 1 if void.shape[0] > 1 else 0
     n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
+    for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            cost = _hand_cost(hands[i], n_melds[i], meld_flags[i], void[i], families, melds,
-                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                              cwork, per_family)
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            nm = n_melds[i * step_m]
+            if hand_size > 0 and not _row_ok(hands[i], nm, hand_size, kind_mask):
+                out[i] = BAD_ROW
+                continue
+            cost = _hand_cost(hands[i], nm, meld_flags[i * step_f], void[i * step_v], families,
+                              melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
+                              right, cwork, per_family)
             out[i] = IMPOSSIBLE if cost >= INF else cost - 1
             if by_family:
                 for f in range(n_fam):

@@ -31,11 +31,11 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
     n = hands.shape[0]
     out = np.zeros((n, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
+    for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             h = hands[i]
             _meld_caps(owned[i], h, caps)
             base = _hand_cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
@@ -64,11 +64,11 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
     after = np.full((n, 34), INF, dtype=np.int64)
     improves = np.zeros((n, 34, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
+    for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             work[:] = hands[i]
             _meld_caps(owned[i], hands[i], caps)
             for d in range(34):
