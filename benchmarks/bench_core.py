@@ -21,9 +21,10 @@ from machine import print_machine
 
 
 def deal(rules, n: int, size: int, seed: int) -> np.ndarray:
-    """``n`` random hands of ``size`` tiles from the rule set's wall (4 copies per kind)."""
+    """``n`` random hands of ``size`` tiles from the rule set's wall (4 copies per kind;
+    bonus tiles, which are set aside when drawn, left out)."""
     rng = np.random.default_rng(seed)
-    wall = np.repeat(np.array(rules.kinds), 4)
+    wall = np.repeat(np.array([k for k in rules.kinds if k not in rules.bonus_kinds]), 4)
     keys = rng.random((n, wall.size), dtype=np.float32)
     picks = wall[np.argpartition(keys, size, axis=1)[:, :size]]
     hands = np.zeros((n, 34), dtype=np.uint8)

@@ -62,9 +62,8 @@ def pair_stats(digits: np.ndarray) -> np.ndarray:
     >>> int(pair_stats(np.array([[1, 2, 3, 4, 0]]))[0]) == 1 + (3 << 8) + (1 << 16) + (1 << 24)
     True
     """
-    d = digits.astype(np.int64)
-    return ((d == 1).sum(1) + ((d >= 2).sum(1) << 8) + ((d == 3).sum(1) << 16)
-            + ((d == 4).sum(1) << 24)).astype(np.int64)
+    tests = (digits == 1, digits >= 2, digits == 3, digits == 4)
+    return sum(t.sum(axis=1, dtype=np.int64) << (8 * i) for i, t in enumerate(tests))
 
 
 def _distinct(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
