@@ -85,18 +85,30 @@ def _improvers(E, S, W, s, counts, best, mask, fams):
 
 
 @njit(cache=True)
-def ukeire(E, S, W, s, counts, base, mask, fams):
+def ukeire(E, S, W, s, counts, base, mask, fams, beat):
     """Live copies of the kinds in ``mask`` that lower ``counts``' cost below ``base``
-    (families ``fams``)."""
+    (families ``fams``), or some number at most ``beat`` as soon as the count cannot
+    exceed ``beat`` (the caller keeps only a count above it). Kinds with no live copy
+    count nothing and are not evaluated."""
+    left = 0
+    for t in range(34):
+        if mask[t] and can_add(S, s, counts, t):
+            left += live(S, s, t)
     n = 0
     for t in range(34):
         if not mask[t] or not can_add(S, s, counts, t):
             continue
+        if n + left <= beat:
+            return n
+        copies = live(S, s, t)
+        if copies == 0:
+            continue
+        left -= copies
         counts[t] += 1
         c = cost_of(E, S, W, s, counts, fams)
         counts[t] -= 1
         if c < base:
-            n += live(S, s, t)
+            n += copies
     return n
 
 
@@ -104,18 +116,19 @@ def ukeire(E, S, W, s, counts, base, mask, fams):
 def _close_families(E, W, best):
     """The scoring families whose cost (left in ``W[4]`` for 14 tiles) is at most ``best``:
     the only ones that can reach ``best`` after a discard or drop below it after a draw,
-    since one tile moves a family's cost by at most one."""
+    since one tile moves a family's cost by at most one. The rows are copied into
+    ``W[11]``, valid until the next call."""
     families, roles, per_family = E[1], E[2], W[4]
     n = 0
     for f in range(roles.size):
         n += roles[f] != C.R_STD_ANY and per_family[f] <= best
-    out = np.empty((n, families.shape[1]), dtype=np.int64)
+    out = W[11] if n <= W[11].shape[0] else np.empty((n, families.shape[1]), dtype=np.int64)
     n = 0
     for f in range(roles.size):
         if roles[f] != C.R_STD_ANY and per_family[f] <= best:
             out[n] = families[f]
             n += 1
-    return out
+    return out[:n]
 
 
 @njit(cache=True)
@@ -178,7 +191,7 @@ def choose_discard(E, S, W, s, bot):
             n_tied += 1
             choice = d if choice < 0 else choice
     if n_tied > 1:
-        mask = W[5].copy()
+        mask = W[10]  # every kind is set by _improvers
         if exact_keys:
             cost(E, S, W, s, counts)
             fams = _close_families(E, W, bases[choice])
@@ -188,7 +201,7 @@ def choose_discard(E, S, W, s, bot):
             if keys[d] != best:
                 continue
             counts[d] -= 1
-            u = ukeire(E, S, W, s, counts, bases[d], mask, fams)
+            u = ukeire(E, S, W, s, counts, bases[d], mask, fams, most)
             counts[d] += 1
             if u > most:
                 most = u

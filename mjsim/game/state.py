@@ -58,11 +58,13 @@ def reset_state(S):
 @njit(cache=True)
 def new_scratch():
     """A thread's buffers: the shanten kernel's, caps (all 4, see :func:`cost`), hits,
-    birds, and two per-kind spares (the bots' discard keys and costs)."""
+    birds, three per-kind spares (the bots' discard keys, costs and improving kinds) and
+    room for a subset of the family rows (the bots' close families)."""
     rows, left, right, cwork, per_family = _make_scratch()
     return (rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
             np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(34, np.int64),
-            np.zeros(34, np.int64))
+            np.zeros(34, np.int64), np.zeros(34, np.int64),
+            np.zeros((16, K.FAMILY_COLUMNS), np.int64))
 
 
 @njit(cache=True)
