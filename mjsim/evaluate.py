@@ -301,7 +301,8 @@ def _check_batch(hands: Any, rules: RuleSet, n_melds: Any, rows: bool = True) ->
 def _raise_bad_row(hands: np.ndarray, rules: RuleSet, melds: np.ndarray, row: int) -> None:
     if hands[row].max() > 4:
         raise HandError(f"row {row}: hand counts must be 0–4 per tile kind")
-    stray = [k for k in np.flatnonzero(hands[row]) if k not in rules.kinds or k in rules.bonus_kinds]
+    playable = set(rules.kinds) - set(rules.bonus_kinds)
+    stray = [k for k in np.flatnonzero(hands[row]) if k not in playable]
     if stray:
         raise HandError(f"row {row} holds {name(int(stray[0]))}: the rule set {rules.id!r} "
                         f"has no such tile")

@@ -56,7 +56,8 @@ def test_pair_merges_are_min_plus():
             i = int(rng.integers(0, len(left)))
             j = int(rng.integers(0, len(right)))
             a = (int(g.suit_info[i]) >> shift) & ID_MASK
-            b = int(g.honour_info[j]) & ID_MASK if honours else (int(g.suit_info[j]) >> shift) & ID_MASK
+            word = int(g.honour_info[j]) if honours else int(g.suit_info[j]) >> shift
+            b = word & ID_MASK
             merged = g.vectors[g.pairs[k][a, b]]
             assert merged.tolist() == [min(v, INF) for v in min_plus(left[i], right[j])]
 

@@ -818,3 +818,40 @@ def test_decompositions_match_brute_force(seed, rules_id):
     found = [(tuple(sorted(ms)), p) for ms, p in NV.decompositions(counts, rules.melds)]
     assert len(found) == len(set(found))
     assert set(found) == _brute_decompositions(counts, rules.melds)
+
+
+
+@pytest.mark.parametrize("rules_id, bad, message", [
+    ("generic", "11111m456p789s12z", "0–4"),                     # a fifth copy
+    ("changsha", "123m456p789s112m1z", "has no such tile"),      # honours in a 108-tile game
+    ("shanghai_baida", "123m456p789s112m5z", "has no such tile"),  # a bonus tile in hand
+    ("generic", "123m456p789s1z", "has 10 tiles"),               # too few tiles
+])
+def test_batch_rejects_bad_rows(rules_id, bad, message):
+    """A bad row among good ones is named with what is wrong, by the shanten batch (which
+    checks rows as it reads them) and by the waits batch (which checks them first)."""
+    from mjsim.efficiency import waits_batch
+    from mjsim.evaluate import HandError
+
+    rules = load_rules(rules_id)
+    good = parse_hand("123m456p789s1122m").counts
+    row = np.zeros(34, np.uint8)
+    for k in _kinds_of(bad):
+        row[k] += 1
+    hands = np.stack([good, row, good])
+    assert len(shanten_batch(hands[[0, 2]], rules)) == 2  # the good rows alone pass
+    for batch in (shanten_batch, waits_batch):
+        with pytest.raises(HandError, match=f"row 1.*{message}"):
+            batch(hands, rules)
+
+
+def _kinds_of(text: str) -> list[int]:
+    """Tile kinds of compact text (digits before their suit letter), past four copies too."""
+    kinds, digits = [], []
+    for ch in text:
+        if ch.isdigit():
+            digits.append(int(ch))
+        else:
+            kinds += [{"m": 0, "p": 9, "s": 18, "z": 27}[ch] + d - 1 for d in digits]
+            digits = []
+    return kinds
