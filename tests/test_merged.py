@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsim.tables.merged import ID_BITS, STATS_SHIFT, load_merged, pair_stats
+from mjsim.tables.merged import ID_BITS, ID_MASK, STATS_SHIFT, load_merged, pair_stats
 from mjsim.tables.suits import INF, MAX_MELDS, N_PAIR, load_tables
-
-ID_MASK = (1 << ID_BITS) - 1
 
 
 def min_plus(a: np.ndarray, b: np.ndarray) -> list[int]:

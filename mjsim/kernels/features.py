@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .shanten import _row_ok
+
 #: columns of :func:`hand_features`
 FEATURES = ("n_tiles", "suits_held", "n_258", "n_honours")
 
@@ -61,15 +63,7 @@ def first_bad_row(hands, n_melds, hand_size, kind_mask):
     firsts = np.full(n_chunks, -1, dtype=np.int64)
     for c in prange(n_chunks):
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            total = 3 * n_melds[i]
-            top = 0
-            stray = 0
-            for k in range(34):
-                v = np.int64(hands[i, k])
-                total += v
-                top = max(top, v)
-                stray += v * (1 - kind_mask[k])
-            if top > 4 or stray or (total != hand_size and total != hand_size + 1):
+            if not _row_ok(hands[i], n_melds[i], hand_size, kind_mask):
                 firsts[c] = i
                 break
     for c in range(n_chunks):

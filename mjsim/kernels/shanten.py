@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..tables.merged import ID_BITS, ID_MASK, STATS_SHIFT
 from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
 
@@ -374,7 +375,8 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
     # are those of the allowed kinds. (Read unconditionally: names bound in a branch are
     # miscompiled once this body is inlined into a parallel batch driver.)
     w_m, w_p, w_s, w_z = suit_info[i0], suit_info[i1], suit_info[i2], hon_info[i3]
-    stats = (w_m >> 32) + (w_p >> 32) + (w_s >> 32) + (w_z >> 32)
+    stats = ((w_m >> STATS_SHIFT) + (w_p >> STATS_SHIFT) + (w_s >> STATS_SHIFT)
+             + (w_z >> STATS_SHIFT))
     need = melds - n_melds
     best = INF
     rows_ready = False
@@ -386,11 +388,11 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         if need < 0:
             pass
         elif simple and form == STANDARD:
-            cost = _merge_ids(ss, sh, vecs, w_m & 0xFFFF, w_p & 0xFFFF, w_s & 0xFFFF,
-                              w_z & 0xFFFF, need, pair)
+            cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
+                              w_z & ID_MASK, need, pair)
         elif simple and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
-            cost = _merge_ids(pp, ph, vecs, (w_m >> 16) & 0xFFFF, (w_p >> 16) & 0xFFFF,
-                              (w_s >> 16) & 0xFFFF, w_z & 0xFFFF, need, pair)
+            cost = _merge_ids(pp, ph, vecs, (w_m >> ID_BITS) & ID_MASK, (w_p >> ID_BITS) & ID_MASK,
+                              (w_s >> ID_BITS) & ID_MASK, w_z & ID_MASK, need, pair)
         elif simple and form == SEVEN_PAIRS:
             if n_melds == 0:
                 cost = _pairs_from_stats(stats, 7, families[f, 2], False)
@@ -416,8 +418,8 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         elif simple and form == QUANQIUREN:
             # every meld exposed: the concealed part is the pair alone
             if n_melds == melds and not meld_flags & HAS_CONCEALED_KONG:
-                cost = _merge_ids(ss, sh, vecs, w_m & 0xFFFF, w_p & 0xFFFF, w_s & 0xFFFF,
-                                  w_z & 0xFFFF, 0, pair)
+                cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
+                                  w_z & ID_MASK, 0, pair)
         elif simple and form == MIXED_ONE_SUIT and meld_flags == 0 and honour_mask.all():
             cost = min(_suit_and_honours(std_tab, hon_tab, i0, i3, need, pair),
                        _suit_and_honours(std_tab, hon_tab, i1, i3, need, pair),

@@ -19,7 +19,7 @@ the groups without carries (each field counts at most 34 kinds).
 >>> from mjsim.tables.suits import load_tables, suit_index
 >>> t, g = load_tables(), load_merged()
 >>> a, b = suit_index([1, 1, 1, 0, 0, 0, 0, 0, 0]), suit_index([2, 0, 0, 0, 0, 0, 0, 0, 0])
->>> row = g.vectors[g.pairs[0][g.suit_info[a] & 0xFFFF, g.suit_info[b] & 0xFFFF]]
+>>> row = g.vectors[g.pairs[0][g.suit_info[a] & ID_MASK, g.suit_info[b] & ID_MASK]]
 >>> int(row[1 * 3 + 1]), int(t.std[a, 3 + 1]), int(t.std[b, 1])   # 123m + 11p: one meld and a pair
 (0, 2, 0)
 """
@@ -34,6 +34,7 @@ from numba import njit
 from .suits import HONOUR_DIGITS, INF, MAX_MELDS, N_COLS, N_PAIR, SUIT_DIGITS, _digits, load_tables
 
 ID_BITS = 16
+ID_MASK = (1 << ID_BITS) - 1
 STATS_SHIFT = 32
 
 
