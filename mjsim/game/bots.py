@@ -21,9 +21,9 @@ orders them.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from ..kernels.jit import njit_borrowed
 from ..tables.suits import INF
 from . import config as C
 from . import record as R
@@ -69,7 +69,7 @@ def _relevant(counts, t):
     return False
 
 
-@njit(cache=True)
+@njit_borrowed
 def _improvers(E, S, W, s, counts, best, mask, fams):
     """Mark in ``mask`` the kinds near the 14 tiles ``counts`` that bring the 15-tile hand
     below cost ``best``: only they can improve any 13 tiles left by a discard (adding
@@ -84,7 +84,7 @@ def _improvers(E, S, W, s, counts, best, mask, fams):
         counts[t] -= 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def ukeire(E, S, W, s, counts, base, mask, fams, beat):
     """Live copies of the kinds in ``mask`` that lower ``counts``' cost below ``base``
     (families ``fams``), or some number at most ``beat`` as soon as the count cannot
@@ -112,26 +112,24 @@ def ukeire(E, S, W, s, counts, base, mask, fams, beat):
     return n
 
 
-@njit(cache=True)
+@njit_borrowed
 def _close_families(E, W, best):
     """The scoring families whose cost (left in ``W[4]`` for 14 tiles) is at most ``best``:
     the only ones that can reach ``best`` after a discard or drop below it after a draw,
     since one tile moves a family's cost by at most one. The rows are copied into
-    ``W[11]``, valid until the next call."""
+    ``W[11]`` (valid until the next call) and their number is returned."""
     families, roles, per_family = E[1], E[2], W[4]
-    n = 0
-    for f in range(roles.size):
-        n += roles[f] != C.R_STD_ANY and per_family[f] <= best
-    out = W[11] if n <= W[11].shape[0] else np.empty((n, families.shape[1]), dtype=np.int64)
+    out = W[11]
     n = 0
     for f in range(roles.size):
         if roles[f] != C.R_STD_ANY and per_family[f] <= best:
-            out[n] = families[f]
+            for col in range(families.shape[1]):
+                out[n, col] = families[f, col]
             n += 1
-    return out[:n]
+    return n
 
 
-@njit(cache=True)
+@njit_borrowed
 def threats(S, s):
     """Bitmask of opponents of ``s`` who have declared, are locked or show three melds."""
     nm, st = S[3], S[7]
@@ -142,7 +140,7 @@ def threats(S, s):
     return mask
 
 
-@njit(cache=True)
+@njit_borrowed
 def _danger(S, threat, d):
     disc = S[6]
     n = 0
@@ -152,7 +150,7 @@ def _danger(S, threat, d):
     return n
 
 
-@njit(cache=True)
+@njit_borrowed
 def choose_discard(E, S, W, s, bot):
     """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in ``st``."""
     conc, st = S[0], S[7]
@@ -162,7 +160,7 @@ def choose_discard(E, S, W, s, bot):
     c14 = cost(E, S, W, s, counts)
     fold = threat != 0 and c14 >= 3
     floor = c14 if c14 > 1 else 1
-    fams = _close_families(E, W, floor)
+    fams = W[11][:_close_families(E, W, floor)]
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
     best = 1 << 40
@@ -194,7 +192,7 @@ def choose_discard(E, S, W, s, bot):
         mask = W[10]  # every kind is set by _improvers
         if exact_keys:
             cost(E, S, W, s, counts)
-            fams = _close_families(E, W, bases[choice])
+            fams = W[11][:_close_families(E, W, bases[choice])]
         _improvers(E, S, W, s, counts, bases[choice], mask, fams)
         most = -1
         for d in range(34):
@@ -212,7 +210,7 @@ def choose_discard(E, S, W, s, bot):
     return choice
 
 
-@njit(cache=True)
+@njit_borrowed
 def best_discard_key(E, S, W, s, bot):
     """The best key seat ``s`` can reach by one discard from its current 14 tiles.
 
@@ -229,7 +227,7 @@ def best_discard_key(E, S, W, s, bot):
     return 64 * score + (b if b < 63 else 63)
 
 
-@njit(cache=True)
+@njit_borrowed
 def declines_ron(E, S, W, s, bot, units, live_left):
     """Whether the value bot passes a small win on another's tile to wait for a big one."""
     if bot != R.BOT_VALUE or units > 0 or live_left < 10:
@@ -238,7 +236,7 @@ def declines_ron(E, S, W, s, bot, units, live_left):
     return big_cost(E, W) == 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def takes_haidi(E, S, s, bot):
     """Whether a ready seat takes the 海底 tile (it must, unless the rules let it refuse)."""
     cfg = E[0]

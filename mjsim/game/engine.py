@@ -26,6 +26,7 @@ from numba import njit, prange
 
 from ..kernels import qishou as Q
 from ..kernels.deal import shuffle_into
+from ..kernels.jit import njit_borrowed, njit_counted
 from ..kernels.rng import below_seeded, index_seed
 from . import bots as B
 from . import config as C
@@ -51,12 +52,12 @@ GAME_LENGTH = 8
 # --------------------------------------------------------------------------- small steps
 
 
-@njit(cache=True)
+@njit_borrowed
 def _live(pos):
     return pos[P_TAIL] - pos[P_HEAD]
 
 
-@njit(cache=True)
+@njit_borrowed
 def _draw(wall, pos, st, s, from_tail):
     """The next tile for seat ``s`` from the head (or tail), bonus tiles set aside and
     replaced from the tail; −1 when the live wall is empty."""
@@ -74,7 +75,7 @@ def _draw(wall, pos, st, s, from_tail):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _win(E, S, W, s, win_kind):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14)."""
     if cost(E, S, W, s, S[0][s]) != 0:
@@ -82,7 +83,7 @@ def _win(E, S, W, s, win_kind):
     return SC.win_value(E[0], E[2], W[4], S[0][s], S[2][s], S[3][s], win_kind)
 
 
-@njit(cache=True)
+@njit_borrowed
 def _win_on(E, S, W, s, t, win_kind):
     """:func:`_win` with tile ``t`` added for the test only."""
     if not can_add(S, s, S[0][s], t):
@@ -93,7 +94,7 @@ def _win_on(E, S, W, s, t, win_kind):
     return out
 
 
-@njit(cache=True)
+@njit_borrowed
 def _mark_ready(E, S, W, s):
     """After seat ``s``'s hand changed (13 tiles): ``ST_READY`` if one tile could complete
     it (by cost; 假将 shapes count where the option is on, §2.3.3)."""
@@ -103,7 +104,7 @@ def _mark_ready(E, S, W, s):
     S[7][s, ST_READY] = c == 1 or (cfg[C.CFG_FAKE_PAIR] and W[4][roles.size - 1] == 1)
 
 
-@njit(cache=True)
+@njit_borrowed
 def _ready_exact(E, S, W, s):
     """Whether seat ``s``'s 13 tiles win on some tile it may add (on another's tile; 假将
     shapes count where the option is on)."""
@@ -122,7 +123,7 @@ def _ready_exact(E, S, W, s):
     return False
 
 
-@njit(cache=True)
+@njit_borrowed
 def _barred(E, S, o, discarder, t, pos):
     """过手: seat ``o`` may not win on another's tile until its own next discard, unless the
     follow exception lets it win its 下家's immediate same-kind discard."""
@@ -133,7 +134,7 @@ def _barred(E, S, o, discarder, t, pos):
                 and t == st[o, ST_PASS_KIND] and pos[P_TURNS] == st[o, ST_PASS_TURN] + 1)
 
 
-@njit(cache=True)
+@njit_borrowed
 def _pass(E, S, o, t, pos):
     """Seat ``o`` passed a win on ``t``: 过手 bars it until its next discard."""
     if E[0][C.CFG_GUOSHOU]:
@@ -142,7 +143,7 @@ def _pass(E, S, o, t, pos):
         S[7][o, ST_PASS_TURN] = pos[P_TURNS]
 
 
-@njit(cache=True)
+@njit_borrowed
 def _to_pile(S, s, t):
     S[5][t] += 1
     S[6][s, t] += 1
@@ -151,7 +152,7 @@ def _to_pile(S, s, t):
 # --------------------------------------------------------------------------- settlement
 
 
-@njit(cache=True)
+@njit_borrowed
 def _finish_win(E, S, W, wall, pos, rec, pay, winners, units, bits, win_kind, discarder, tile):
     """Birds, payments and the record's win columns for one win (one or several winners)."""
     cfg = E[0]
@@ -196,7 +197,7 @@ def _finish_win(E, S, W, wall, pos, rec, pay, winners, units, bits, win_kind, di
     return first
 
 
-@njit(cache=True)
+@njit_borrowed
 def winners_first(winners):
     for s in range(4):
         if (winners >> s) & 1:
@@ -204,7 +205,7 @@ def winners_first(winners):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _small_tsumos(E, W, pay_row, s, dealer, n, dice, dice_seed, counter):
     """Settle ``n`` counts of seat ``s``'s 起手胡 or mid-game win, each a self-drawn small
     win (§2.8, §2.9); with ``cs_qs_birds = "dice"`` two dice are the birds' ranks."""
@@ -252,7 +253,7 @@ def _qishou(E, S, W, s, counts, pay, rec, dealer, dice_seed):
     return total
 
 
-@njit(cache=True)
+@njit_borrowed
 def _mid_game(E, S, W, s, pay, rec, dealer):
     """中途四喜 / 中途六六顺 right after a draw (§2.9); returns the count settled."""
     cfg, conc, st = E[0], S[0], S[7]
@@ -290,7 +291,7 @@ def _mid_game(E, S, W, s, pay, rec, dealer):
 # --------------------------------------------------------------------------- decisions
 
 
-@njit(cache=True)
+@njit_borrowed
 def _own_kong(E, S, W, s, bot, drawn, live):
     """``(kind, KONG_*)`` seat ``s`` declares from its 14 tiles, or ``(-1, KONG_NONE)``."""
     cfg, conc, st = E[0], S[0], S[7]
@@ -333,7 +334,7 @@ def _own_kong(E, S, W, s, bot, drawn, live):
     return -1, KONG_NONE
 
 
-@njit(cache=True)
+@njit_borrowed
 def _discard_kong(E, S, W, o, t, live):
     """The kong seat ``o`` (holding three) would make on a discard of ``t``: ``KONG_*``."""
     cfg, conc, st = E[0], S[0], S[7]
@@ -354,7 +355,7 @@ def _discard_kong(E, S, W, o, t, live):
     return KONG_NONE
 
 
-@njit(cache=True)
+@njit_borrowed
 def _claim_gain(E, S, W, o, bot, t, first, mtype):
     """Seat ``o``'s best key after melding ``t`` as a pung or as the chow from ``first``."""
     conc = S[0]
@@ -376,7 +377,7 @@ def _claim_gain(E, S, W, o, bot, t, first, mtype):
     return key
 
 
-@njit(cache=True)
+@njit_borrowed
 def _best_chow(E, S, W, o, bot, t):
     """The chow (its first kind) seat ``o`` wants on ``t``, or −1."""
     conc, st = S[0], S[7]
@@ -405,7 +406,7 @@ def _best_chow(E, S, W, o, bot, t):
 # --------------------------------------------------------------------------- the hand
 
 
-@njit(cache=True)
+@njit_borrowed
 def _after_discard(E, S, W, s, t, pos, pay):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, waits, 报听."""
     cfg, st = E[0], S[7]
@@ -425,7 +426,7 @@ def _after_discard(E, S, W, s, t, pos, pay):
                 pay[PAY_BAOTING, s] += cfg[C.CFG_BAOTING_PAY]
 
 
-@njit(cache=True)
+@njit_borrowed
 def _ron_claims(E, S, W, bots, pos, t, discarder, win_kind, units, bits):
     """Seats that win on ``t`` from ``discarder`` (bitmask), in turn order; passes are
     barred by 过手. Head bump keeps only the first unless ``multi_ron``."""
@@ -451,7 +452,7 @@ def _ron_claims(E, S, W, bots, pos, t, discarder, win_kind, units, bits):
     return winners
 
 
-@njit(cache=True)
+@njit_borrowed
 def _take_tile(S, winners, discarder, t):
     """The claimed tile moves from the pile (or the discarder's hand) to the first winner."""
     conc = S[0]
@@ -462,7 +463,7 @@ def _take_tile(S, winners, discarder, t):
             return
 
 
-@njit(cache=True)
+@njit_counted
 def _open_kong(E, S, W, wall, pos, rec, pay, bots, s, units, bits):
     """开杠 by seat ``s`` (its kong already melded): reveal, resolve, lock. Returns the
     first winner, or −1 when play goes on with ``s``'s 下家."""
@@ -539,7 +540,7 @@ def _open_kong(E, S, W, wall, pos, rec, pay, bots, s, units, bits):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _kong_pay(E, pay, s, payers):
     value = E[0][C.CFG_KONG_PAY]
     for p in range(4):
@@ -548,7 +549,7 @@ def _kong_pay(E, pay, s, payers):
             pay[PAY_KONG, s] += value
 
 
-@njit(cache=True)
+@njit_borrowed
 def _haidi(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
     """海底 (§2.3.3): the first ready player from ``cur`` takes the last tile. Returns the
     first winner or −1 (a draw)."""
@@ -582,7 +583,7 @@ def _haidi(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
     """Seat ``cur`` draws: the tile (now in its hand), or −1 when the hand ended — at the
     海底 (Changsha: the last tile goes to the first ready player) or on an empty wall."""
@@ -595,7 +596,7 @@ def _next_draw(E, S, W, wall, pos, rec, pay, bots, cur, units, bits):
     return t
 
 
-@njit(cache=True)
+@njit_borrowed
 def _after_kong(E, S, W, wall, pos, rec, pay, bots, s, opening, units, bits):
     """After seat ``s``'s kong is melded: a 补张 draws its replacement from the tail; a 开杠
     reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
@@ -610,7 +611,7 @@ def _after_kong(E, S, W, wall, pos, rec, pay, bots, s, opening, units, bits):
     return nxt, _next_draw(E, S, W, wall, pos, rec, pay, bots, nxt, units, bits), R.WIN_ZIMO
 
 
-@njit(cache=True)
+@njit_borrowed
 def _close(E, S, W, pos, rec, pay):
     """Final columns of the record; returns the next dealer."""
     cfg, st = E[0], S[7]
@@ -639,7 +640,7 @@ def _close(E, S, W, pos, rec, pay):
     return nxt
 
 
-@njit(cache=True)
+@njit_borrowed
 def _first_from_rec(rec):
     """The first winner in turn order after the discarder (or the self-drawing winner)."""
     d = rec[R.C_DISCARDER]
@@ -670,14 +671,14 @@ def _deal(wall, seats, is_bonus, dealer, conc, st, pos):
         st[s, ST_BONUS] += pending[s]
 
 
-@njit(cache=True)
+@njit_borrowed
 def _may_gain(S, bots, o):
     """Whether a chow or pung could lower seat ``o``'s key: not when its hand is already
     ready under a bot whose key is its shanten alone (a meld then leaves it ready at best)."""
     return bots[o] == R.BOT_VALUE or S[7][o, ST_COST] > 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _claim_on(E, S, W, bots, pos, cur, t):
     """``(claimer, claim, chow's first kind)`` on ``cur``'s discard ``t``: a kong or pung
     from anyone, else a chow from the 下家; ``claim`` is a ``MELD_*`` or
@@ -860,7 +861,7 @@ def play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, star
 def play_one(E, seats, is_bonus, wall, dealer, bots, dice_seed, start, rec):
     """:func:`play_hand` with fresh state; returns the final state (for replays and tests)."""
     S = new_state()
-    W = new_scratch()
+    W = new_scratch(E[1].shape[0])
     pos = np.zeros(6, dtype=np.int64)
     play_hand(E, S, W, pos, seats, is_bonus, wall, dealer, bots, dice_seed, start, rec)
     return S, pos
@@ -880,7 +881,7 @@ def play_games(cfg, families, roles, kind_mask, honour_mask, wild_mask, tabs, se
     for g in prange(n_games):
         E = (cfg, families, roles, kind_mask, honour_mask, wild_mask, tabs)
         S = new_state()
-        W = new_scratch()
+        W = new_scratch(families.shape[0])
         wall = np.empty(multiset.size, dtype=np.int8)
         start_none = np.zeros(1, dtype=np.int64)
         pos = np.zeros(6, dtype=np.int64)

@@ -14,8 +14,8 @@ the bird factor (``1 + h`` or ``2^h``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..kernels.jit import njit_borrowed
 from . import config as C
 from . import record as R
 
@@ -28,7 +28,7 @@ _SITUATIONAL_BIT = np.array([-1, -1, -1, R.P_QIANGGANG, R.P_GANGKAI, R.P_GANGPAO
 _NEEDS_PAO = np.array([0, 0, 0, 1, 0, 1, 0, 1], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit_borrowed
 def self_drawn(win_kind):
     """Whether a win of this kind is self-drawn (all three others pay): 自摸, 杠上开花, 海底捞月."""
     for kind in R.SELF_DRAWN:
@@ -37,7 +37,7 @@ def self_drawn(win_kind):
     return False
 
 
-@njit(cache=True)
+@njit_borrowed
 def single_suit(counts, meld_kinds, n_melds):
     """Whether every tile (``counts`` concealed, ``meld_kinds[:n_melds, 0]`` melds) is in one suit."""
     suit = -1
@@ -55,7 +55,7 @@ def single_suit(counts, meld_kinds, n_melds):
     return True
 
 
-@njit(cache=True)
+@njit_borrowed
 def win_value(cfg, roles, per_family, counts, meld_kinds, n_melds, win_kind):
     """``(legal, units, pattern bits)`` of a complete hand won as ``win_kind`` (record codes).
 
@@ -111,7 +111,7 @@ def win_value(cfg, roles, per_family, counts, meld_kinds, n_melds, win_kind):
     return True, units, bits
 
 
-@njit(cache=True)
+@njit_borrowed
 def multi_gangkai(cfg, best_units, n_winning):
     """Units when ``n_winning`` revealed tiles each complete the konger's hand (§2.5)."""
     if n_winning <= 1:
@@ -123,13 +123,13 @@ def multi_gangkai(cfg, best_units, n_winning):
     return units
 
 
-@njit(cache=True)
+@njit_borrowed
 def bird_rank(kind):
     """Rank a bird counts with: 1–9 in a suit; honours 1z–7z count 1–7 [mjsim]."""
     return kind % 9 + 1 if kind < 27 else kind - 26
 
 
-@njit(cache=True)
+@njit_borrowed
 def bird_hits(birds, n_birds, origin, hits):
     """Birds hitting each seat (``hits`` int64[4]) counted from ``origin`` (§2.6)."""
     for s in range(4):
@@ -138,14 +138,14 @@ def bird_hits(birds, n_birds, origin, hits):
         hits[(origin + bird_rank(birds[i]) - 1) % 4] += 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def bird_factor(cfg, hits, winner, payer):
     """``f(p)``: ``1 + h`` (add) or ``2^h`` (mul), h = hits on the winner plus on the payer."""
     h = hits[winner] + hits[payer]
     return 2 ** h if cfg[C.CFG_BIRD_MUL] else 1 + h
 
 
-@njit(cache=True)
+@njit_borrowed
 def amount(cfg, winner, payer, dealer, units, factor):
     """What ``payer`` pays ``winner`` for one win of ``units`` (0: small) and bird ``factor``."""
     d = 0
@@ -163,7 +163,7 @@ def amount(cfg, winner, payer, dealer, units, factor):
     return value + 2 * cfg[C.CFG_PIAO]
 
 
-@njit(cache=True)
+@njit_borrowed
 def settle(cfg, pay, winner, payers, dealer, units, hits):
     """Move one win's payments into ``pay`` (int64[4]); ``payers`` is a seat bitmask."""
     for p in range(4):

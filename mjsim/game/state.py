@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels import shanten as K
+from ..kernels.jit import njit_borrowed
 from ..kernels.shanten import _hand_cost, _make_scratch
 from ..tables.suits import INF
 from . import config as C
@@ -41,7 +42,7 @@ def new_state():
             np.zeros(34, np.int64), np.zeros((4, 34), np.int64), np.zeros((4, N_ST), np.int64))
 
 
-@njit(cache=True)
+@njit_borrowed
 def reset_state(S):
     conc, meldc, melds, nm, mflags, seen, disc, st = S
     conc[:] = 0
@@ -56,18 +57,18 @@ def reset_state(S):
 
 
 @njit(cache=True)
-def new_scratch():
+def new_scratch(n_families):
     """A thread's buffers: the shanten kernel's, caps (all 4, see :func:`cost`), hits,
     birds, three per-kind spares (the bots' discard keys, costs and improving kinds) and
-    room for a subset of the family rows (the bots' close families)."""
+    room for a subset of the ``n_families`` family rows (the bots' close families)."""
     rows, left, right, cwork, per_family = _make_scratch()
     return (rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
             np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(34, np.int64),
             np.zeros(34, np.int64), np.zeros(34, np.int64),
-            np.zeros((16, K.FAMILY_COLUMNS), np.int64))
+            np.zeros((n_families, K.FAMILY_COLUMNS), np.int64))
 
 
-@njit(cache=True)
+@njit_borrowed
 def _flags(melds, n, qqr_ckong):
     flags = 0
     for i in range(n):
@@ -89,7 +90,7 @@ def _flags(melds, n, qqr_ckong):
     return flags
 
 
-@njit(cache=True)
+@njit_borrowed
 def add_meld(E, S, s, kind, mtype):
     """Give seat ``s`` a meld (chow from ``kind`` up, pung or kong of ``kind``); its tiles
     are taken by the caller from wherever they come from."""
@@ -109,7 +110,7 @@ def add_meld(E, S, s, kind, mtype):
     mflags[s] = _flags(melds[s], nm[s], E[0][C.CFG_QQR_CKONG])
 
 
-@njit(cache=True)
+@njit_borrowed
 def pop_meld(E, S, s):
     """Undo the last :func:`add_meld` of seat ``s`` (trial evaluations)."""
     conc, meldc, melds, nm, mflags, seen, disc, st = S
@@ -127,7 +128,7 @@ def pop_meld(E, S, s):
     mflags[s] = _flags(melds[s], nm[s], E[0][C.CFG_QQR_CKONG])
 
 
-@njit(cache=True)
+@njit_borrowed
 def find_pung(S, s, kind):
     """Index of seat ``s``'s exposed pung of ``kind``, or −1."""
     melds, nm = S[2], S[3]
@@ -137,7 +138,7 @@ def find_pung(S, s, kind):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def upgrade_pung(E, S, s, i, back):
     """Seat ``s``'s pung ``i`` becomes an added kong (or, with ``back``, a pung again)."""
     meldc, melds, mflags, seen = S[1], S[2], S[4], S[5]
@@ -180,27 +181,27 @@ def cost_of(E, S, W, s, counts, families):
                       honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
 
 
-@njit(cache=True)
+@njit_borrowed
 def cost(E, S, W, s, counts):
     """:func:`cost_inline` as a call, for the places off the bots' hot loops (inlining
     everywhere would multiply compile time; a call costs about as much as the evaluation)."""
     return cost_inline(E, S, W, s, counts)
 
 
-@njit(cache=True)
+@njit_borrowed
 def can_add(S, s, counts, t):
     """Whether seat ``s`` may hold one more ``t`` (never a fifth copy)."""
     return counts[t] + S[1][s, t] < 4
 
 
-@njit(cache=True)
+@njit_borrowed
 def live(S, s, t):
     """Copies of ``t`` seat ``s`` cannot see: 4 minus his own and everyone's visible tiles."""
     n = 4 - S[0][s, t] - S[5][t]
     return n if n > 0 else 0
 
 
-@njit(cache=True)
+@njit_borrowed
 def ready(E, S, W, s):
     """Whether seat ``s``'s 13 tiles (its melds as they stand) win on some tile it may add."""
     counts = S[0][s]

@@ -17,6 +17,7 @@ from numba import njit
 
 from ..tables.flagged import CHOW, N_FLAGS, PUNG, YAO
 from ..tables.suits import INF
+from .jit import njit_counted
 
 MAX_NEED = 4
 HAS_PUNG_MELD = 128
@@ -59,7 +60,7 @@ def _options(rows, g, need, need_flags, opts):
     return k
 
 
-@njit(cache=True)
+@njit_counted
 def _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, out):
     """out[m, p, F]: fewest tiles for m honour pungs and p honour pairs with at least F."""
     exact = np.full((MAX_NEED + 1, 2, N_FLAGS), INF, dtype=np.int64)
@@ -101,7 +102,7 @@ def _at_least(exact, need, out):
                 out[m, p, f] = best
 
 
-@njit(cache=True)
+@njit_counted
 def _suit_rows_capped(counts, wild_mask, caps, g, need, out):
     """A suit's flagged row computed directly under per-kind caps (copies in exposed
     melds): DP over the ranks with (chows begun one and two ranks back, melds, pair,
@@ -143,7 +144,7 @@ def _suit_rows_capped(counts, wild_mask, caps, g, need, out):
     _at_least(dp[0, 0], need, out)
 
 
-@njit(cache=True)
+@njit_counted
 def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, suits_exposed,
                      need, need_flags, red_pair, min_suits, flag_tab, work):
     """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions.

@@ -24,6 +24,7 @@ from numba import njit, prange
 from ..tables.merged import ID_BITS, ID_MASK, STATS_SHIFT
 from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
+from .jit import njit_counted
 
 # family forms (column 0 of a family row)
 STANDARD, SEVEN_PAIRS, ONE_SUIT, ALL_PUNGS, ALL_258, ALL_HONOURS, EIGHT_PAIRS, MIXED_ONE_SUIT, \
@@ -83,7 +84,7 @@ def _group_indices(counts, wild_mask):
     return i0, i1, i2, i3, w0 + w1 + w2 + w3
 
 
-@njit(cache=True)
+@njit_counted
 def _honour_row(counts, honour_mask, wild_mask, caps, out):
     """Costs of the honour group (pungs and pairs only) when only some honours exist or
     some kinds are capped below four; wildcard kinds count as empty."""
@@ -110,7 +111,7 @@ def _honour_row(counts, honour_mask, wild_mask, caps, out):
         out[m * N_PAIR + 2] = INF
 
 
-@njit(cache=True)
+@njit_counted
 def _suit_row_capped(counts, wild_mask, caps, g, chows, out):
     """A suit's row computed directly, with per-kind caps (copies in exposed melds).
 
