@@ -24,7 +24,7 @@ from numba import njit, prange
 from ..tables.merged import ID_BITS, ID_MASK, STATS_SHIFT
 from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
-from .jit import njit_counted
+from .jit import njit_borrowed, njit_counted
 
 # family forms (column 0 of a family row)
 STANDARD, SEVEN_PAIRS, ONE_SUIT, ALL_PUNGS, ALL_258, ALL_HONOURS, EIGHT_PAIRS, MIXED_ONE_SUIT, \
@@ -494,6 +494,28 @@ def _row_ok(counts, n_melds, hand_size, kind_mask):
     return top <= 4 and stray == 0 and (total == hand_size or total == hand_size + 1)
 
 
+@njit_borrowed
+def _shanten_rows(lo, hi, hands, n_melds, meld_flags, void, families, melds, kind_mask,
+                  honour_mask, wild_mask, tabs, hand_size, caps, rows, left, right, cwork,
+                  per_family, out, per):
+    """Rows ``lo .. hi - 1`` of :func:`shanten_many` (one thread's chunk), compiled without
+    reference counting (:mod:`mjsim.kernels.jit`)."""
+    step_m = 1 if n_melds.shape[0] > 1 else 0
+    step_f = 1 if meld_flags.shape[0] > 1 else 0
+    step_v = 1 if void.shape[0] > 1 else 0
+    for i in range(lo, hi):
+        nm = n_melds[i * step_m]
+        if hand_size > 0 and not _row_ok(hands[i], nm, hand_size, kind_mask):
+            out[i] = BAD_ROW
+            continue
+        cost = _hand_cost(hands[i], nm, meld_flags[i * step_f], void[i * step_v], families,
+                          melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
+                          right, cwork, per_family)
+        out[i] = IMPOSSIBLE if cost >= INF else cost - 1
+        for f in range(per.shape[1]):
+            per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
+
+
 @njit(cache=True, parallel=True)
 def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
                  wild_mask, tabs, hand_size, by_family):
@@ -505,26 +527,13 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     Rows are taken in chunks so that each thread allocates its work buffers once.
     """
     n = hands.shape[0]
-    n_fam = families.shape[0]
     out = np.empty(n, dtype=np.int8)
-    per = np.empty((n, n_fam if by_family else 0), dtype=np.int8)
-    step_m = 1 if n_melds.shape[0] > 1 else 0
-    step_f = 1 if meld_flags.shape[0] > 1 else 0
-    step_v = 1 if void.shape[0] > 1 else 0
+    per = np.empty((n, families.shape[0] if by_family else 0), dtype=np.int8)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            nm = n_melds[i * step_m]
-            if hand_size > 0 and not _row_ok(hands[i], nm, hand_size, kind_mask):
-                out[i] = BAD_ROW
-                continue
-            cost = _hand_cost(hands[i], nm, meld_flags[i * step_f], void[i * step_v], families,
-                              melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
-                              right, cwork, per_family)
-            out[i] = IMPOSSIBLE if cost >= INF else cost - 1
-            if by_family:
-                for f in range(n_fam):
-                    per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
+        _shanten_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, n_melds, meld_flags,
+                      void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
+                      hand_size, caps, rows, left, right, cwork, per_family, out, per)
     return out, per

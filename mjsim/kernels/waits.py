@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..tables.suits import INF
+from .jit import njit_borrowed
 from .shanten import _hand_cost, _make_scratch
 
 CHUNK = 1024
@@ -22,6 +23,33 @@ def _meld_caps(owned_row, hand_row, caps):
     """Copies of each kind the concealed part may hold: 4 minus those in exposed melds."""
     for k in range(34):
         caps[k] = 4 - (owned_row[k] - hand_row[k])
+
+
+@njit_borrowed
+def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
+                honour_mask, wild_mask, tabs, caps, work, rows, left, right, cwork, per_family,
+                out):
+    """Rows ``lo .. hi - 1`` of :func:`waits_many` (one thread's chunk), compiled without
+    reference counting (:mod:`mjsim.kernels.jit`)."""
+    for i in range(lo, hi):
+        h = hands[i]
+        _meld_caps(owned[i], h, caps)
+        base = _hand_cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
+                          honour_mask, wild_mask, caps, tabs, rows, left, right, cwork,
+                          per_family)
+        if base != 1:
+            continue
+        for k in range(34):
+            work[k] = h[k]
+        for t in range(34):
+            if not kind_mask[t] or owned[i, t] >= 4:
+                continue
+            work[t] += 1
+            cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
+                              cwork, per_family)
+            work[t] -= 1
+            out[i, t] = cost == 0
 
 
 @njit(cache=True, parallel=True)
@@ -35,24 +63,40 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            h = hands[i]
-            _meld_caps(owned[i], h, caps)
-            base = _hand_cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
-                         honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
-            if base != 1:
+        _waits_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,
+                    meld_flags, void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
+                    caps, work, rows, left, right, cwork, per_family, out)
+    return out
+
+
+@njit_borrowed
+def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
+                 honour_mask, wild_mask, tabs, caps, work, rows, left, right, cwork,
+                 per_family, after, improves):
+    """Rows ``lo .. hi - 1`` of :func:`ukeire_many` (one thread's chunk), compiled without
+    reference counting (:mod:`mjsim.kernels.jit`)."""
+    for i in range(lo, hi):
+        for k in range(34):
+            work[k] = hands[i, k]
+        _meld_caps(owned[i], hands[i], caps)
+        for d in range(34):
+            if hands[i, d] == 0:
                 continue
-            work[:] = h
+            work[d] -= 1
+            base = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
+                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
+                              cwork, per_family)
+            after[i, d] = base
             for t in range(34):
-                if not kind_mask[t] or owned[i, t] >= 4:
+                if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
                     continue
                 work[t] += 1
                 cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                             cwork, per_family)
+                                  kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
+                                  right, cwork, per_family)
                 work[t] -= 1
-                out[i, t] = cost == 0
-    return out
+                improves[i, d, t] = cost < base
+            work[d] += 1
 
 
 @njit(cache=True, parallel=True)
@@ -68,25 +112,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
         rows, left, right, cwork, per_family = _make_scratch()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            work[:] = hands[i]
-            _meld_caps(owned[i], hands[i], caps)
-            for d in range(34):
-                if hands[i, d] == 0:
-                    continue
-                work[d] -= 1
-                base = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                             kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                             cwork, per_family)
-                after[i, d] = base
-                for t in range(34):
-                    if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
-                        continue
-                    work[t] += 1
-                    cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                                 kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                                 cwork, per_family)
-                    work[t] -= 1
-                    improves[i, d, t] = cost < base
-                work[d] += 1
+        _ukeire_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,
+                     meld_flags, void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
+                     caps, work, rows, left, right, cwork, per_family, after, improves)
     return after, improves
