@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..game.play import parse_bots, play_frame
-from ..game.record import BIG_WINS, BIG_WINS_ZH, WIN_KINDS, WIN_KINDS_ZH
+from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..sim.games import DEFAULT_CHUNK, read_games, write_games
 from ..stats.play_summary import play_summary
 from .output import console, emit_json, rules_from, user_errors, write_resumable
@@ -81,12 +81,14 @@ def print_summary(s: dict[str, Any], title: str) -> None:
     console.print(kinds)
     big = Table("big win", "wins", "share of wins", "95% interval",
                 title=f"big wins (大胡), {s['n_wins']:,} wins (one per winner)")
-    for name, zh in zip(BIG_WINS, BIG_WINS_ZH):
+    for p in s["patterns"]:
+        name, zh = p["id"], p["name_zh"]
         r = s["big_win_rates"][name]
         big.add_row(f"{name} {zh}", f"{s['big_wins'][name]:,}", _pct(r), _pct_ci(r))
     big.add_row("any big win", f"{s['any_big_win']['k'] if s['any_big_win'] else 0:,}",
                 _pct(s["any_big_win"]), _pct_ci(s["any_big_win"]))
-    console.print(big)
+    if s["patterns"]:
+        console.print(big)
 
 
 def play_cmd(rules: str = RULES, settings: list[str] = SET,
@@ -97,11 +99,11 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
                                              help="Write the records as Parquet parts here "
                                                   "(resumable) and summarise from them."),
              chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
-                                       help="Hands per part (rounded up to whole games of 8)."),
+                                       help="Hands per part (rounded up to whole games)."),
              quiet: bool = QUIET, json: bool = JSON) -> None:
     """Play hands with bots and summarise expected scores per seat and per bot.
 
-    Hands are played in games of 8 (the dealer rotates inside a game). With --out the
+    Hands are played in games (8 hands; the dealer rotates inside a game). With --out the
     records are written as Parquet parts; an interrupted run resumes when run again.
     """
     rs = rules_from(rules, settings)

@@ -7,13 +7,18 @@ Three policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`):
   rarely improves a hand); claims a chow, pung or kong only when it lowers shanten; 开杠
   whenever it is allowed and the hand stays ready.
 - **value**: as efficiency, but scores a hand by ``min(shanten, big-win shanten − 1)``
-  over 清一色, 碰碰胡, 七对 and 将一色, so it steers toward a big win that is close; it
-  declines a small win on another player's tile while its hand is ready for a big win
-  and at least ten tiles are left (a refusal that 过手 then punishes).
+  over the scoring model's big-win families (Changsha: 清一色, 碰碰胡, 七对, 将一色), so it
+  steers toward a big win that is close; it declines a small win on another player's tile
+  while its hand is ready for a big win and at least ten tiles are left (a refusal that
+  过手 then punishes). Where the model has no big wins it plays as efficiency.
 - **cautious**: as efficiency, but while an opponent has declared (报听), is locked after
   an opening kong or shows three melds, it prefers tiles that opponent has discarded
   (现物); far from ready (shanten ≥ 2) it gives up speed for safety. Where the rules let
   it refuse the 海底, it refuses it under such a threat.
+
+Every bot evaluates under its own seat's void suit and wildcards; in 定缺 it picks the void
+suit that leaves the lowest shanten, then the one with fewest tiles to shed
+(:func:`choose_void`), and where void-suit tiles must go first it discards among them.
 
 Keys are integers, lower is better: ``64 · score`` plus tie-breaks, so one comparison
 orders them.
@@ -21,42 +26,35 @@ orders them.
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..kernels.jit import njit_borrowed
 from ..tables.suits import INF
-from . import config as C
 from . import record as R
-from .state import (ST_BAOTING, ST_COST, ST_KEY, ST_LOCKED, can_add, cost, cost_inline,
-                    cost_of, live)
-
-_BIG_ROLES = (C.R_QIDUI, C.R_QINGYISE, C.R_PENGPENG, C.R_JIANGYISE)
+from . import values as V
+from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate, live)
 
 
-@njit(cache=True, inline="always")
-def big_cost(E, W):
+@njit_borrowed
+def big_cost(G, W):
     """The lowest cost among the big-win families, from the last :func:`cost` call."""
-    roles, per_family = E[2], W[4]
     best = INF
-    for f in range(roles.size):
-        for r in _BIG_ROLES:
-            if roles[f] == r and per_family[f] < best:
-                best = per_family[f]
+    for f in range(G.big.size):
+        if G.big[f] and W.per_family[f] < best:
+            best = W.per_family[f]
     return best
 
 
-@njit(cache=True, inline="always")
-def hand_key(E, S, W, s, counts, bot):
+@njit_borrowed
+def hand_key(G, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
-    c = cost_inline(E, S, W, s, counts)
+    c = cost(G, S, W, s, counts)
     if bot != R.BOT_VALUE:
         return 64 * c, c
-    b = big_cost(E, W)
+    b = big_cost(G, W)
     score = c if c <= b - 1 else b - 1
     return 64 * score + (b if b < 63 else 63), c
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed
 def _relevant(counts, t):
     if counts[t] > 0:
         return True
@@ -70,26 +68,27 @@ def _relevant(counts, t):
 
 
 @njit_borrowed
-def _improvers(E, S, W, s, counts, best, mask, fams):
-    """Mark in ``mask`` the kinds near the 14 tiles ``counts`` that bring the 15-tile hand
-    below cost ``best``: only they can improve any 13 tiles left by a discard (adding
+def _improvers(G, S, W, s, counts, best, n_fams):
+    """Mark in ``W.improvers`` the kinds near the 14 tiles ``counts`` that bring the 15-tile
+    hand below cost ``best``: only they can improve any 13 tiles left by a discard (adding
     tiles never raises a cost, and removing one never lowers it)."""
-    kind_mask = E[3]
+    mask = W.improvers
     for t in range(34):
         mask[t] = 0
-        if not kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
+        if not G.kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
             continue
         counts[t] += 1
-        mask[t] = cost_of(E, S, W, s, counts, fams) < best
+        mask[t] = evaluate(G, S, W, s, counts, W.close, n_fams) < best
         counts[t] -= 1
 
 
 @njit_borrowed
-def ukeire(E, S, W, s, counts, base, mask, fams, beat):
-    """Live copies of the kinds in ``mask`` that lower ``counts``' cost below ``base``
-    (families ``fams``), or some number at most ``beat`` as soon as the count cannot
-    exceed ``beat`` (the caller keeps only a count above it). Kinds with no live copy
-    count nothing and are not evaluated."""
+def ukeire(G, S, W, s, counts, base, n_fams, beat):
+    """Live copies of the kinds in ``W.improvers`` that lower ``counts``' cost below
+    ``base`` (the first ``n_fams`` families of ``W.close``), or some number at most ``beat`` as soon as the count
+    cannot exceed ``beat`` (the caller keeps only a count above it). Kinds with no live
+    copy count nothing and are not evaluated."""
+    mask = W.improvers
     left = 0
     for t in range(34):
         if mask[t] and can_add(S, s, counts, t):
@@ -105,7 +104,7 @@ def ukeire(E, S, W, s, counts, base, mask, fams, beat):
             continue
         left -= copies
         counts[t] += 1
-        c = cost_of(E, S, W, s, counts, fams)
+        c = evaluate(G, S, W, s, counts, W.close, n_fams)
         counts[t] -= 1
         if c < base:
             n += copies
@@ -113,18 +112,16 @@ def ukeire(E, S, W, s, counts, base, mask, fams, beat):
 
 
 @njit_borrowed
-def _close_families(E, W, best):
-    """The scoring families whose cost (left in ``W[4]`` for 14 tiles) is at most ``best``:
-    the only ones that can reach ``best`` after a discard or drop below it after a draw,
-    since one tile moves a family's cost by at most one. The rows are copied into
-    ``W[11]`` (valid until the next call) and their number is returned."""
-    families, roles, per_family = E[1], E[2], W[4]
-    out = W[11]
+def _close_families(G, W, best):
+    """The scoring families whose cost (left in ``W.per_family`` for 14 tiles) is at most
+    ``best``: the only ones that can reach ``best`` after a discard or drop below it after
+    a draw, since one tile moves a family's cost by at most one. The rows are copied into
+    ``W.close`` (valid until the next call) and their number is returned."""
     n = 0
-    for f in range(roles.size):
-        if roles[f] != C.R_STD_ANY and per_family[f] <= best:
-            for col in range(families.shape[1]):
-                out[n, col] = families[f, col]
+    for f in range(G.cfg[V.N_SCORING]):
+        if W.per_family[f] <= best:
+            for col in range(G.families.shape[1]):
+                W.close[n, col] = G.families[f, col]
             n += 1
     return n
 
@@ -132,47 +129,58 @@ def _close_families(E, W, best):
 @njit_borrowed
 def threats(S, s):
     """Bitmask of opponents of ``s`` who have declared, are locked or show three melds."""
-    nm, st = S[3], S[7]
     mask = 0
     for o in range(4):
-        if o != s and (st[o, ST_BAOTING] or st[o, ST_LOCKED] or nm[o] >= 3):
+        if o != s and (S.status[o, ST_DECLARED] or S.status[o, ST_LOCKED] or S.n_melds[o] >= 3):
             mask |= 1 << o
     return mask
 
 
 @njit_borrowed
 def _danger(S, threat, d):
-    disc = S[6]
     n = 0
     for o in range(4):
-        if (threat >> o) & 1 and disc[o, d] == 0:
+        if (threat >> o) & 1 and S.discards[o, d] == 0:
             n += 1
     return n
 
 
 @njit_borrowed
-def choose_discard(E, S, W, s, bot):
-    """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in ``st``."""
-    conc, st = S[0], S[7]
-    keys, bases = W[8], W[9]
-    counts = conc[s]
+def _must_shed(G, S, s, counts):
+    """The void suit whose tiles seat ``s`` must discard first, or −1 (no such rule, or no
+    such tile held)."""
+    v = S.void[s]
+    if not G.cfg[V.VOID_FIRST] or v < 0:
+        return -1
+    for k in range(9 * v, 9 * v + 9):
+        if counts[k] > 0:
+            return v
+    return -1
+
+
+@njit_borrowed
+def choose_discard(G, S, W, s, bot):
+    """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
+    keys, bases = W.keys, W.bases
+    counts = S.concealed[s]
     threat = threats(S, s) if bot == R.BOT_CAUTIOUS else 0
-    c14 = cost(E, S, W, s, counts)
+    shed = _must_shed(G, S, s, counts)
+    c14 = cost(G, S, W, s, counts)
     fold = threat != 0 and c14 >= 3
     floor = c14 if c14 > 1 else 1
-    fams = W[11][:_close_families(E, W, floor)]
+    n_fams = _close_families(G, W, floor)
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
     best = 1 << 40
     for d in range(34):
         keys[d] = 1 << 40
-        if counts[d] == 0:
+        if counts[d] == 0 or (shed >= 0 and d // 9 != shed):
             continue
         counts[d] -= 1
         if exact_keys:
-            key, c = hand_key(E, S, W, s, counts, bot)
+            key, c = hand_key(G, S, W, s, counts, bot)
         else:
-            c = cost_of(E, S, W, s, counts, fams)
+            c = evaluate(G, S, W, s, counts, W.close, n_fams)
             key = 64 * c
         counts[d] += 1
         bases[d] = c
@@ -189,57 +197,74 @@ def choose_discard(E, S, W, s, bot):
             n_tied += 1
             choice = d if choice < 0 else choice
     if n_tied > 1:
-        mask = W[10]  # every kind is set by _improvers
         if exact_keys:
-            cost(E, S, W, s, counts)
-            fams = W[11][:_close_families(E, W, bases[choice])]
-        _improvers(E, S, W, s, counts, bases[choice], mask, fams)
+            cost(G, S, W, s, counts)
+            n_fams = _close_families(G, W, bases[choice])
+        _improvers(G, S, W, s, counts, bases[choice], n_fams)
         most = -1
         for d in range(34):
             if keys[d] != best:
                 continue
             counts[d] -= 1
-            u = ukeire(E, S, W, s, counts, bases[d], mask, fams, most)
+            u = ukeire(G, S, W, s, counts, bases[d], n_fams, most)
             counts[d] += 1
             if u > most:
                 most = u
                 choice = d
     counts[choice] -= 1
-    st[s, ST_KEY], st[s, ST_COST] = hand_key(E, S, W, s, counts, bot)
+    S.status[s, ST_KEY], S.status[s, ST_COST] = hand_key(G, S, W, s, counts, bot)
     counts[choice] += 1
     return choice
 
 
 @njit_borrowed
-def best_discard_key(E, S, W, s, bot):
+def best_discard_key(G, S, W, s, bot):
     """The best key seat ``s`` can reach by one discard from its current 14 tiles.
 
     One evaluation of the 14 tiles: a family's cost after the best discard equals its cost
     before (at least 1), since a tile outside the nearest win can always go.
     """
-    c = cost(E, S, W, s, S[0][s])
+    c = cost(G, S, W, s, S.concealed[s])
     c = c if c > 1 else 1
     if bot != R.BOT_VALUE:
         return 64 * c
-    b = big_cost(E, W)
+    b = big_cost(G, W)
     b = b if b > 1 else 1
     score = c if c <= b - 1 else b - 1
     return 64 * score + (b if b < 63 else 63)
 
 
 @njit_borrowed
-def declines_ron(E, S, W, s, bot, units, live_left):
-    """Whether the value bot passes a small win on another's tile to wait for a big one."""
-    if bot != R.BOT_VALUE or units > 0 or live_left < 10:
-        return False
-    cost(E, S, W, s, S[0][s])
-    return big_cost(E, W) == 1
+def choose_void(G, S, W, s):
+    """定缺: the suit seat ``s`` voids — the lowest cost with it void, then the fewest of
+    its tiles held, then the first suit."""
+    counts = S.concealed[s]
+    best_v = 0
+    best_c = INF
+    best_n = 99
+    for v in range(3):
+        S.void[s] = v
+        c = cost(G, S, W, s, counts)
+        n = 0
+        for k in range(9 * v, 9 * v + 9):
+            n += counts[k]
+        if c < best_c or (c == best_c and n < best_n):
+            best_v, best_c, best_n = v, c, n
+    return best_v
 
 
 @njit_borrowed
-def takes_haidi(E, S, s, bot):
+def declines_ron(G, S, W, s, bot, units, live_left):
+    """Whether the value bot passes a small win on another's tile to wait for a big one."""
+    if bot != R.BOT_VALUE or units > 0 or live_left < 10:
+        return False
+    cost(G, S, W, s, S.concealed[s])
+    return big_cost(G, W) == 1
+
+
+@njit_borrowed
+def takes_haidi(G, S, s, bot):
     """Whether a ready seat takes the 海底 tile (it must, unless the rules let it refuse)."""
-    cfg = E[0]
-    if not cfg[C.CFG_HAIDI_DECLINE]:
+    if not G.cfg[V.HAIDI_MAY_DECLINE]:
         return True
     return not (bot == R.BOT_CAUTIOUS and threats(S, s) != 0)

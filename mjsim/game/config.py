@@ -1,171 +1,175 @@
-"""A rule set's options as the flat ``int64`` array the engine reads: rules are data.
+"""A rule set compiled for the turn engine: its values (:mod:`mjsim.game.values`), its
+scoring model (:mod:`mjsim.game.scoring`) and the shanten kernel's arrays.
 
-Changsha (RULES.md §2) and generic (§1) play under one engine. Their differences are values
-here, not branches in the engine: generic scoring is Changsha's formula with a unit of
-``gen_win_pay``, no dealer bonus, no birds, no big wins and no cap; Changsha has no kong
-payments and no 报听. Each ``CFG_*`` constant is an index into :attr:`GameConfig.cfg`.
+The preset's ``[game]`` table names the scoring model and sets the engine's values and the
+model's, each literally, from an option (``"$cs_birds"``) or by an option's truth
+(``{ if = "cs_guoshou", then = "guoshou", else = "none" }``). Nothing here asks which rule
+set it is: a rule set without a ``[game]`` table is not playable yet.
 
->>> c = game_config(load_rules("changsha"))
->>> int(c.cfg[CFG_BIRDS]), int(c.cfg[CFG_CAP]), int(c.cfg[CFG_DEALER_BONUS])
-(2, 6, 1)
->>> [ROLE_NAMES[r] for r in c.roles]
-['small', 'qingyise', 'pengpeng', 'qidui', 'jiangyise', 'quanqiuren']
->>> int(game_config(load_rules("generic")).cfg[CFG_KONG_PAY])
-1
+>>> g = game_config("changsha")
+>>> g.model, int(g.rules_arrays.cfg[V.WALL_END]) == V.END_HAIDI, g.sources
+('changsha', True, ('win', 'qishou', 'mid'))
+>>> game_config("generic").columns[-4:]
+('pay_baoting_0', 'pay_baoting_1', 'pay_baoting_2', 'pay_baoting_3')
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
 from ..evaluate import compile_rules
-from ..kernels import qishou as Q
-from ..kernels import shanten as K
+from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
 from ..rules import RuleSet, RulesError, load_rules
 from ..sim.walls import WallSpec
+from . import record as R
+from . import values as V
+from .scoring import MODELS, model
+from .state import MAX_SOURCES
 
-# --------------------------------------------------------------------------- family roles
+_INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
 
-#: what a winning family means for scoring; ``std_any`` is the engine's extra family
-#: (any-pair standard shape), read only by the 假将 option
-ROLE_NAMES = ("plain", "small", "qingyise", "pengpeng", "qidui", "jiangyise", "quanqiuren",
-              "std_any")
-R_PLAIN, R_SMALL, R_QINGYISE, R_PENGPENG, R_QIDUI, R_JIANGYISE, R_QQR, R_STD_ANY = range(8)
-_CS_ROLES = {"standard": R_SMALL, "one_suit": R_QINGYISE, "all_pungs": R_PENGPENG,
-             "seven_pairs": R_QIDUI, "all_258": R_JIANGYISE, "quanqiuren": R_QQR}
-
-# --------------------------------------------------------------------------- cfg layout
-
-_NAMES = (
-    "MULTI_RON", "ALLOW_CHOW", "BUZHANG", "BUZHANG_GANGKAI", "OPEN_KONG", "KONG_OPEN_TILES",
-    "KONG_STAY_READY", "LOCKED_SIXI", "HAIDI", "HAIDI_DECLINE", "GUOSHOU", "GUOSHOU_FOLLOW",
-    "FAKE_PAIR", "QQR_SELFDRAW", "QQR_CKONG", "COMPOUND_SINGLE", "MULTI_GANGKAI_MUL", "BIRDS",
-    "BIRD_MUL", "BIRD_ORIGIN_DEALER", "HAIDI_BIRD_TILE", "PIAO", "QS_ON", "QS_BEFORE_DISCARD",
-    "QS_BINARY", "QS_REUSE_QUAD", "QS_YZH_MODE", "QS_ENABLED", "QS_DICE_BIRDS", "QS_ENDS_HAND",
-    "MID_SIXI", "MID_LLS", "DEALER_BONUS", "DEALER_WINNER_ONLY", "DEALER_PER_UNIT", "CAP",
-    "RON_ALL_PAY", "SMALL_UNIT", "BIG_UNIT", "PAO_BIG", "BIG_WINS", "ROTATION_KEEP", "BAOTING",
-    "BAOTING_PAY", "BAOTING_LOCK", "KONG_PAY", "HAND_SIZE", "MELDS", "HAS_FLOWERS",
-)
-N_CFG = len(_NAMES)
-CFG_MULTI_RON, CFG_ALLOW_CHOW, CFG_BUZHANG, CFG_BUZHANG_GANGKAI, CFG_OPEN_KONG, \
-    CFG_KONG_OPEN_TILES, CFG_KONG_STAY_READY, CFG_LOCKED_SIXI, CFG_HAIDI, CFG_HAIDI_DECLINE, \
-    CFG_GUOSHOU, CFG_GUOSHOU_FOLLOW, CFG_FAKE_PAIR, CFG_QQR_SELFDRAW, CFG_QQR_CKONG, \
-    CFG_COMPOUND_SINGLE, CFG_MULTI_GANGKAI_MUL, CFG_BIRDS, CFG_BIRD_MUL, CFG_BIRD_ORIGIN_DEALER, \
-    CFG_HAIDI_BIRD_TILE, CFG_PIAO, CFG_QS_ON, CFG_QS_BEFORE_DISCARD, CFG_QS_BINARY, \
-    CFG_QS_REUSE_QUAD, CFG_QS_YZH_MODE, CFG_QS_ENABLED, CFG_QS_DICE_BIRDS, CFG_QS_ENDS_HAND, \
-    CFG_MID_SIXI, CFG_MID_LLS, CFG_DEALER_BONUS, CFG_DEALER_WINNER_ONLY, CFG_DEALER_PER_UNIT, \
-    CFG_CAP, CFG_RON_ALL_PAY, CFG_SMALL_UNIT, CFG_BIG_UNIT, CFG_PAO_BIG, CFG_BIG_WINS, \
-    CFG_ROTATION_KEEP, CFG_BAOTING, CFG_BAOTING_PAY, CFG_BAOTING_LOCK, CFG_KONG_PAY, \
-    CFG_HAND_SIZE, CFG_MELDS, CFG_HAS_FLOWERS = range(N_CFG)
+#: the rule set's arrays as the compiled engine reads them
+GameRules = namedtuple("GameRules", (
+    "cfg",          # int64[N_CFG]: the engine's values (mjsim.game.values)
+    "score",        # int64[...]: the scoring model's values (its PARAMS)
+    "families",     # int64[F, FAMILY_COLUMNS]: the cfg[N_SCORING] scoring families,
+                    # then auxiliary ones
+    "roles",        # int64[F]: each family's role in the scoring model
+    "big",          # bool[cfg[N_SCORING]]: big-win families (the value bot aims at them)
+    "kind_mask",    # bool[34]: kinds of the rule set
+    "honour_mask",  # bool[7]
+    "tables",       # the shanten kernel's tables
+    "seats",        # int8[dealt]: the deal pipeline's seat of each head slot
+    "is_bonus",     # bool[42]: kinds set aside and replaced
+    "multiset",     # int8[T]: the wall's tiles
+    "next_kinds",   # int8[34]: the kind after each kind (wildcard indicators)
+))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameConfig:
-    """Everything the engine reads for one rule set.
-
-    ``families`` are the rule set's winning families (plus the ``std_any`` row when
-    ``cs_fake_pair`` is on), ``roles`` their :data:`ROLE_NAMES` codes; ``tables`` the shanten tables; ``spec`` the wall.
-    """
+    """Everything the engine needs for one rule set: ``rules_arrays`` (:data:`GameRules`),
+    the wall ``spec``, the scoring ``model`` and the record's ``columns``."""
 
     rules: RuleSet
-    cfg: np.ndarray
-    families: np.ndarray
-    roles: np.ndarray
-    kind_mask: np.ndarray
-    honour_mask: np.ndarray
-    tables: tuple
+    model: str
+    rules_arrays: tuple
     spec: WallSpec
+    sources: tuple[str, ...]
+    columns: tuple[str, ...]
+    patterns: tuple
+
+    @property
+    def game_length(self) -> int:
+        """Hands per game."""
+        return int(self.rules_arrays.cfg[V.GAME_LENGTH])
 
 
-def _changsha(rules: RuleSet, cfg: np.ndarray) -> None:
-    o = rules.options
-    qs = Q.qishou_config(rules)
-    cap = o["cs_cap"]
-    values = {
-        CFG_MULTI_RON: o["cs_multi_ron"], CFG_ALLOW_CHOW: True,
-        CFG_BUZHANG: o["cs_allow_buzhang"], CFG_BUZHANG_GANGKAI: o["cs_buzhang_is_gangkai"],
-        CFG_OPEN_KONG: o["cs_open_kong"], CFG_KONG_OPEN_TILES: o["cs_kong_open_tiles"],
-        CFG_KONG_STAY_READY: o["cs_kong_must_stay_ready"], CFG_LOCKED_SIXI: o["cs_locked_sixi"],
-        CFG_HAIDI: True, CFG_HAIDI_DECLINE: o["cs_haidi_may_decline"],
-        CFG_GUOSHOU: o["cs_guoshou"], CFG_GUOSHOU_FOLLOW: o["cs_guoshou_follow_exception"],
-        CFG_FAKE_PAIR: o["cs_fake_pair"], CFG_QQR_SELFDRAW: o["cs_qqr_allow_selfdraw"],
-        CFG_QQR_CKONG: o["cs_qqr_allow_concealed_kong"],
-        CFG_COMPOUND_SINGLE: o["cs_compound"] == "single",
-        CFG_MULTI_GANGKAI_MUL: o["cs_multi_gangkai"] == "mul", CFG_BIRDS: o["cs_birds"],
-        CFG_BIRD_MUL: o["cs_bird_mode"] == "mul",
-        CFG_BIRD_ORIGIN_DEALER: o["cs_bird_origin"] == "dealer",
-        CFG_HAIDI_BIRD_TILE: o["cs_haidi_bird"] == "winning_tile", CFG_PIAO: o["cs_piao"],
-        CFG_QS_ON: any(qs.enabled), CFG_QS_BEFORE_DISCARD: qs.eval == "before_first_discard",
-        CFG_QS_BINARY: qs.binary, CFG_QS_REUSE_QUAD: qs.reuse_quad,
-        CFG_QS_YZH_MODE: qs.yizhihua_mode,
-        CFG_QS_ENABLED: sum(1 << i for i, on in enumerate(qs.enabled) if on),
-        CFG_QS_DICE_BIRDS: o["cs_qs_birds"] == "dice", CFG_QS_ENDS_HAND: o["cs_qs_ends_hand"],
-        CFG_MID_SIXI: o["cs_mid_sixi"], CFG_MID_LLS: o["cs_mid_liuliushun"],
-        CFG_DEALER_BONUS: 1, CFG_DEALER_WINNER_ONLY: o["cs_dealer_bonus_scope"] == "winner_only",
-        CFG_DEALER_PER_UNIT: o["cs_dealer_bonus_per_unit"], CFG_CAP: 0 if cap is None else cap,
-        CFG_RON_ALL_PAY: o["cs_ron_payers"] == "all", CFG_SMALL_UNIT: o["cs_small_unit"],
-        CFG_BIG_UNIT: o["cs_big_unit"], CFG_PAO_BIG: o["cs_pao_big_wins"], CFG_BIG_WINS: True,
-        CFG_ROTATION_KEEP: False,
-    }
-    if o["cs_outside_birds"]:
-        raise RulesError("cs_outside_birds (外围马, birds for spectators) is not modelled by the "
-                         "game engine; set it to false")
-    if o["cs_penalty_mode"] != "lenient":
-        raise RulesError("cs_penalty_mode only matters with an error model, and the bots make no "
-                         "errors; keep it 'lenient' for play")
-    for k, v in values.items():
-        cfg[k] = int(v)
+def _resolve(value: Any, options: dict, key: str, where: str) -> Any:
+    if isinstance(value, Mapping):
+        if set(value) != {"if", "then", "else"} or value["if"] not in options:
+            raise RulesError(f"{where}: [game] {key} must be a value, \"$option\" or "
+                             f"{{ if = \"<option>\", then = …, else = … }}")
+        return value["then"] if options[value["if"]] else value["else"]
+    if isinstance(value, str) and value.startswith("$"):
+        if value[1:] not in options:
+            raise RulesError(f"{where}: [game] {key} names an unknown option {value[1:]!r}")
+        return options[value[1:]]
+    return value
 
 
-def _generic(rules: RuleSet, cfg: np.ndarray) -> None:
-    o = rules.options
-    values = {
-        CFG_MULTI_RON: o["gen_multi_ron"], CFG_ALLOW_CHOW: True, CFG_BUZHANG: True,
-        CFG_SMALL_UNIT: o["gen_win_pay"], CFG_BIG_UNIT: o["gen_win_pay"],
-        CFG_DEALER_PER_UNIT: True, CFG_ROTATION_KEEP: True, CFG_BAOTING: o["gen_baoting"],
-        CFG_BAOTING_PAY: o["gen_baoting_pay"], CFG_BAOTING_LOCK: o["gen_baoting_lock"],
-        CFG_KONG_PAY: o["gen_kong_pay"],
-    }
-    for k, v in values.items():
-        cfg[k] = int(v)
+def _code(table: dict, name: str, value: Any, where: str) -> int:
+    allowed, _ = table[name]
+    if isinstance(allowed, tuple):
+        if value not in allowed:
+            raise RulesError(f"{where}: [game] {name} must be one of "
+                             f"{', '.join(map(str, allowed))} (got {value!r})")
+        return allowed.index(value)
+    if allowed is bool and not isinstance(value, bool):
+        raise RulesError(f"{where}: [game] {name} must be true or false (got {value!r})")
+    if allowed is int and (isinstance(value, bool) or not isinstance(value, int)) \
+            and value is not None:
+        raise RulesError(f"{where}: [game] {name} must be an integer (got {value!r})")
+    return value
 
 
-_SCORING = (("cs_birds", _changsha, _CS_ROLES), ("gen_win_pay", _generic, {}))
+def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
+    where = f"rule set {rules.id!r}"
+    spec = dict(rules.game_spec)
+    if "scoring" not in spec:
+        playable = ", ".join(r.id for r in _playable())
+        raise RulesError(f"the game engine does not play {rules.id} yet (its preset has no "
+                         f"[game] table); playable: {playable}")
+    scoring = model(spec.pop("scoring"))
+    engine = {name: default for name, (_, default) in V.ENGINE.items()}
+    params = {name: default for name, (_, default) in scoring.PARAMS.items()}
+    for key, raw in spec.items():
+        value = _resolve(raw, rules.options, key, where)
+        if key in V.ENGINE:
+            engine[key] = _code(V.ENGINE, key, value, where)
+        elif key in scoring.PARAMS:
+            if value is not None:
+                _code(scoring.PARAMS, key, value, where)  # checked; the model converts it
+            params[key] = value
+        else:
+            raise RulesError(f"{where}: [game] {key} is neither an engine value nor one of the "
+                             f"{spec.get('scoring', 'model')} model's; engine: "
+                             f"{', '.join(V.ENGINE)}; model: {', '.join(scoring.PARAMS)}")
+    for key, (allowed, _) in V.ENGINE.items():
+        if isinstance(allowed, tuple) and isinstance(engine[key], str):
+            engine[key] = allowed.index(engine[key])
+    return scoring, engine, params
+
+
+def _playable() -> list[RuleSet]:
+    from ..rules import list_rules
+    return [r for r in list_rules() if "scoring" in r.game_spec]
 
 
 @lru_cache(maxsize=32)
 def game_config(rules: RuleSet | str) -> GameConfig:
-    """The engine's view of ``rules`` (Changsha, its presets, or generic).
+    """The engine's view of ``rules`` (a rule set whose preset has a ``[game]`` table).
 
-    >>> game_config(load_rules("caishen16"))
+    >>> game_config("caishen16")
     Traceback (most recent call last):
     ...
-    mjsim.rules.model.RulesError: the game engine plays changsha (and its presets) and generic; \
-caishen16 is not supported yet
+    mjsim.rules.model.RulesError: the game engine does not play caishen16 yet (its preset \
+has no [game] table); playable: generic, dingque, changsha, changsha_classic_1980s, \
+changsha_transition_1990
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
-    for marker, fill, role_map in _SCORING:
-        if marker in rules.options:
-            break
-    else:
-        raise RulesError(f"the game engine plays changsha (and its presets) and generic; "
-                         f"{rules.id} is not supported yet")
-    cfg = np.zeros(N_CFG, dtype=np.int64)
-    fill(rules, cfg)
-    cfg[CFG_HAND_SIZE] = rules.hand_size
-    cfg[CFG_MELDS] = rules.melds
-    cfg[CFG_HAS_FLOWERS] = rules.has_flowers
+    scoring, engine, values = _values(rules)
+    score, extra = scoring.params(rules, values)
+    engine.update({k: int(v) for k, v in extra.items()})
     comp = compile_rules(rules)
-    families = comp.families
-    roles = [role_map.get(f.form, R_PLAIN) for f in rules.families]
-    if cfg[CFG_FAKE_PAIR]:
-        std_any = np.array([[K.STANDARD, K.PAIR_ANY, 0, 0, 0, 0]], dtype=np.int64)
-        families = np.concatenate([families, std_any])
-        roles.append(R_STD_ANY)
-    roles = np.array(roles, dtype=np.int64)
-    return GameConfig(rules=rules, cfg=cfg, families=families, roles=roles,
-                      kind_mask=comp.kind_mask, honour_mask=comp.honour_mask,
-                      tables=comp.tables, spec=WallSpec.from_rules(rules))
+    aux = scoring.aux_families(rules)
+    roles, big = scoring.roles(rules)
+    aux_roles = scoring.aux_roles(rules)
+    families = np.concatenate([comp.families, aux]) if len(aux) else comp.families
+    sources = scoring.SOURCES
+    if len(sources) > MAX_SOURCES:
+        raise RulesError(f"{scoring.__name__}: at most {MAX_SOURCES} payment sources")
+    columns = R.layout(scoring.COLUMNS, sources)
+    spec = WallSpec.from_rules(rules)
+    name = scoring.__name__.rsplit(".", 1)[1]
+    engine.update(hand_size=rules.hand_size, melds=rules.melds, model=MODELS.index(name),
+                  n_scoring=len(comp.families), col_model=R.N_COMMON,
+                  col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
+                  reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
+                  wild_step=spec.wild_step)
+    for name in ("win", "kong", "declare", "qishou", "mid"):
+        src = {"declare": "baoting"}.get(name, name)
+        engine[f"src_{name}"] = sources.index(src) if src in sources else -1
+    cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
+    arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
+                       comp.kind_mask, comp.honour_mask, comp.tables, spec.deal_seats,
+                       spec.is_bonus, spec.multiset, next_kinds())
+    return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
+                      columns=columns, patterns=scoring.PATTERNS)

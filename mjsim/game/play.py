@@ -10,7 +10,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,12 +22,16 @@ from ..sim.walls import DICE_STREAM
 from ..sim.walls import walls as _walls
 from . import engine as EN
 from . import record as R
-from .config import game_config
+from .config import GameConfig, game_config
+from .state import MAX_MELDS, POSITIONS, STATUS
 
-GAME_LENGTH = EN.GAME_LENGTH
 DEFAULT_BOTS = ("efficiency",) * 4
-#: hands per kernel call in :func:`play_frame` (a multiple of GAME_LENGTH)
+#: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
+_NO_WALLS = np.zeros((0, 0), dtype=np.int8)
+_NO_DICE = np.zeros((0, 2), dtype=np.int64)
+_NO_SCRIPT = np.zeros(0, dtype=np.int64)
+_NO_FINAL = np.zeros(0, dtype=np.int64)
 
 
 def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
@@ -59,22 +62,6 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
     return tuple(names)
 
 
-@dataclass(frozen=True)
-class _Kernel:
-    E: tuple
-    seats: np.ndarray
-    is_bonus: np.ndarray
-    multiset: np.ndarray
-    stream: int
-
-
-def _kernel(rules: RuleSet) -> _Kernel:
-    g = game_config(rules)
-    wild = np.zeros(34, dtype=np.bool_)
-    E = (g.cfg, g.families, g.roles, g.kind_mask, g.honour_mask, wild, g.tables)
-    return _Kernel(E, g.spec.deal_seats, g.spec.is_bonus, g.spec.multiset, g.spec.stream)
-
-
 def _rules(rules: str | RuleSet) -> RuleSet:
     return load_rules(rules) if isinstance(rules, str) else rules
 
@@ -83,79 +70,121 @@ def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b) for b in parse_bots(bots)], dtype=np.int64)
 
 
+def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
+         walls: np.ndarray = _NO_WALLS, dice: np.ndarray = _NO_DICE,
+         script: np.ndarray = _NO_SCRIPT, final: np.ndarray = _NO_FINAL) -> None:
+    EN.play_games(*g.rules_arrays, stream_key(seed, g.spec.stream),
+                  stream_key(seed, DICE_STREAM), _bot_codes(bots), np.int64(start), walls, dice,
+                  script, out, final)
+
+
 def play_rows(rules: str | RuleSet, seed: int, start: int, n: int,
               bots: Any = DEFAULT_BOTS) -> np.ndarray:
-    """Records of hands ``start .. start + n - 1`` as ``int32[n, N_COLUMNS]``.
-
-    ``start`` must be a multiple of :data:`GAME_LENGTH` (hands are played in games of
-    that many, the dealer rotating inside a game).
-    """
-    rules = _rules(rules)
-    if start < 0 or n < 0 or start % GAME_LENGTH:
-        raise ValueError(f"start must be a non-negative multiple of {GAME_LENGTH} and n >= 0 "
-                         f"(got start={start}, n={n})")
+    """Records of hands ``start .. start + n - 1`` as ``int32[n, columns]`` (the columns of
+    :func:`columns`). ``start`` must begin a game (a multiple of the rule set's game length:
+    the dealer rotates inside a game)."""
+    g = game_config(_rules(rules))
+    length = g.game_length
+    if start < 0 or n < 0 or start % length:
+        raise ValueError(f"start must be a non-negative multiple of {length} (a game's hands) "
+                         f"and n >= 0 (got start={start}, n={n})")
     if start + n >= 2**31:
         raise ValueError(f"hand indices must stay below 2**31 (start + n = {start + n})")
-    k = _kernel(rules)
-    out = np.zeros((n, R.N_COLUMNS), dtype=np.int32)
+    out = np.zeros((n, len(g.columns)), dtype=np.int32)
     if n:
-        EN.play_games(*k.E, k.seats, k.is_bonus, k.multiset, stream_key(seed, k.stream),
-                      stream_key(seed, DICE_STREAM), _bot_codes(bots), np.int64(start), out)
+        _run(g, seed, start, out, bots)
     return out
+
+
+def columns(rules: str | RuleSet) -> tuple[str, ...]:
+    """The record columns of ``rules`` (common, its scoring model's, its payment sources').
+
+    >>> columns("generic")[-4:]
+    ('pay_baoting_0', 'pay_baoting_1', 'pay_baoting_2', 'pay_baoting_3')
+    """
+    return game_config(_rules(rules)).columns
+
+
+def game_length(rules: str | RuleSet) -> int:
+    """Hands per game of ``rules`` (the dealer rotates inside a game)."""
+    return game_config(_rules(rules)).game_length
+
+
+def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int) -> pd.DataFrame:
+    """Records of ``rules`` as a DataFrame; ``attrs`` say the game length and the scoring
+    model's patterns."""
+    g = game_config(_rules(rules))
+    df = R.to_frame(rows, seed, g.columns)
+    df.attrs.update(game_length=g.game_length, patterns=[p.id for p in g.patterns],
+                    patterns_zh=[p.name_zh for p in g.patterns])
+    return df
 
 
 def play_frame(rules: str | RuleSet, n: int, seed: int = 0, bots: Any = DEFAULT_BOTS,
                progress: bool = False) -> pd.DataFrame:
-    """A DataFrame of ``n`` played hands (columns: :data:`mjsim.game.record.COLUMNS`)."""
+    """A DataFrame of ``n`` played hands (columns: :func:`columns`, ``seed`` first)."""
     rules = _rules(rules)
+    chunk = CHUNK - CHUNK % game_length(rules)
     parts = []
     with progress_bar("hands", n, enabled=progress) as advance:
-        for start in range(0, n, CHUNK):
-            m = min(CHUNK, n - start)
+        for start in range(0, n, chunk):
+            m = min(chunk, n - start)
             parts.append(play_rows(rules, seed, start, m, bots))
             advance(m)
-    rows = np.concatenate(parts) if parts else np.zeros((0, R.N_COLUMNS), np.int32)
-    return R.to_frame(rows, seed)
+    rows = np.concatenate(parts) if parts else np.zeros((0, len(columns(rules))), np.int32)
+    return to_frame(rules, rows, seed)
+
+
+def _unpack(final: np.ndarray) -> dict[str, np.ndarray]:
+    shapes = {"concealed": (4, 34), "melded": (4, 34), "melds": (4, MAX_MELDS, 3),
+              "n_melds": (4,), "seen": (34,), "status": (4, len(STATUS)), "void": (4,),
+              "pos": (len(POSITIONS),)}
+    out, at = {}, 0
+    for name, size in EN.FINAL:
+        out[name] = final[at:at + size].reshape(shapes[name])
+        at += size
+    out["concealed"] = out["concealed"].astype(np.uint8)
+    for i, name in enumerate(POSITIONS):
+        out[name] = int(out["pos"][i])
+    return out
 
 
 def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
               bots: Any = DEFAULT_BOTS, burn: int = 0,
               melds: tuple[tuple[int, int, int], ...] = (), dice_seed: int = 0
-              ) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+              ) -> tuple[dict[str, int], dict[str, Any]]:
     """Play one hand on a given ``wall`` (kinds, head first): its record as a dict and the
-    final state (``conc``, ``meldc``, ``melds``, ``nm``, ``seen``, ``disc``, ``st``,
-    ``head``, ``tail``).
+    final state (``concealed``, ``melded``, ``melds``, ``n_melds``, ``seen``, ``status``,
+    ``void``, and the positions ``head``, ``tail`` …).
 
     A scripted position for tests: ``burn`` head tiles are set aside after the deal, and
     ``melds`` — ``(seat, kind, MELD_*)`` — turn dealt tiles into exposed melds before play.
     """
     rules = _rules(rules)
-    k = _kernel(rules)
+    g = game_config(rules)
     wall = np.asarray(wall, dtype=np.int8)
-    if sorted(wall.tolist()) != sorted(k.multiset.tolist()):
-        raise RulesError(f"a {rules.id} wall must hold its {k.multiset.size} tiles exactly once")
+    if sorted(wall.tolist()) != sorted(g.spec.multiset.tolist()):
+        raise RulesError(f"a {rules.id} wall must hold its {g.spec.size} tiles exactly once")
     if not 0 <= dealer <= 3:
         raise ValueError(f"dealer must be a seat 0–3, got {dealer}")
-    start = np.array([burn] + [v for seat, kind, mtype in melds for v in (seat + 1, kind, mtype)]
-                     + [0], dtype=np.int64)
-    rec = np.zeros(R.N_COLUMNS, dtype=np.int32)
-    S, pos = EN.play_one(k.E, k.seats, k.is_bonus, wall, dealer, _bot_codes(bots),
-                         np.uint64(int(dice_seed)), start, rec)
-    names = ("conc", "meldc", "melds", "nm", "mflags", "seen", "disc", "st")
-    state = dict(zip(names, S))
-    state["head"], state["tail"] = int(pos[EN.P_HEAD]), int(pos[EN.P_TAIL])
-    return dict(zip(R.COLUMNS, rec.tolist())), state
+    script = np.array([burn] + [v for seat, kind, mtype in melds for v in (seat + 1, kind, mtype)]
+                      + [0], dtype=np.int64)
+    out = np.zeros((1, len(g.columns)), dtype=np.int32)
+    final = np.zeros(EN.FINAL_SIZE, dtype=np.int64)
+    dice = np.array([[dealer, np.int64(np.uint64(dice_seed).view(np.int64))]], dtype=np.int64)
+    _run(g, 0, 0, out, bots, wall[None, :], dice, script, final)
+    out[0, R.C_INDEX] = out[0, R.C_GAME] = 0
+    return dict(zip(g.columns, out[0].tolist())), _unpack(final)
 
 
 def replay(rules: str | RuleSet, seed: int, index: int, dealer: int,
            bots: Any = DEFAULT_BOTS) -> dict[str, int]:
     """The record of hand ``index`` of ``seed`` replayed alone, given its dealer."""
     rules = _rules(rules)
+    g = game_config(rules)
     wall = _walls(rules, seed, index, 1)[0]
-    k = _kernel(rules)
-    dice = np.uint64(index_seed(stream_key(seed, DICE_STREAM), index))
-    rec = np.zeros(R.N_COLUMNS, dtype=np.int32)
-    EN.play_one(k.E, k.seats, k.is_bonus, wall, dealer, _bot_codes(bots), dice,
-                np.zeros(1, dtype=np.int64), rec)
-    rec[R.C_INDEX] = index
-    return dict(zip(R.COLUMNS, rec.tolist()))
+    dice_seed = index_seed(stream_key(seed, DICE_STREAM), index)
+    rec, _ = play_wall(rules, wall, dealer, bots, dice_seed=int(dice_seed))
+    rec["index"] = index
+    rec["game"] = index // g.game_length
+    return rec

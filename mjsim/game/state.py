@@ -1,22 +1,25 @@
-"""The state of a hand in play, as arrays, and the hand evaluations every decision reads.
+"""The state of a hand in play, and the one hand evaluation every decision calls.
 
-``S`` (:func:`new_state`) is a tuple of arrays:
+Three named tuples of arrays, which Numba compiles as plain tuples (a field is read by
+name at no cost):
 
-- ``conc`` ``uint8[4, 34]``: each seat's concealed tiles;
-- ``meldc`` ``int64[4, 34]``: tiles in each seat's melds; ``4 - meldc`` caps the concealed part;
-- ``melds`` ``int64[4, 5, 2]``: ``(first kind, type)`` of each meld, ``nm`` ``int64[4]`` melds;
-- ``mflags`` ``int64[4]``: the shanten kernel's ``meld_flags`` of each seat's melds;
-- ``seen`` ``int64[34]``: tiles everyone can see (discards, revealed tiles, melds);
-- ``disc`` ``int64[4, 34]``: each seat's discards by kind;
-- ``st`` ``int64[4, N_ST]``: per-seat status (the ``ST_*`` columns; ``ST_READY`` marks a
-  13-tile hand one tile from a win by cost, which every win test then confirms).
+- :class:`State` (:func:`new_state`): what the table shows and each seat holds;
+- :class:`Scratch` (:func:`new_scratch`): a thread's work buffers;
+- the rule set's arrays, :class:`mjsim.game.config.GameRules`.
 
-``E`` is the rule set's arrays ``(cfg, families, roles, kind_mask, honour_mask, wild_mask,
-tables)`` and ``W`` a thread's scratch (:func:`new_scratch`). Costs are the shanten
-kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1; 0 is a complete hand.
+Costs are the shanten kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1;
+0 is a complete hand. :func:`evaluate` is the only place that runs it: every bot and engine
+decision calls it, so the kernel compiles once (DESIGN.md: compile time is part of speed).
+Each evaluation reads the seat's own wildcard mask and void suit.
+
+>>> S = new_state()
+>>> S.concealed.shape, S.melds.shape, int(S.void[0])
+((4, 34), (4, 5, 3), -2)
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -24,55 +27,120 @@ from numba import njit
 from ..kernels import shanten as K
 from ..kernels.jit import njit_borrowed
 from ..kernels.shanten import _hand_cost, _make_scratch
-from ..tables.suits import INF
-from . import config as C
+from . import values as V
 
 MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CKONG = range(4)
-ST_LOCKED, ST_BAOTING, ST_GUOSHOU, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST = range(12)
-N_ST = 12
+MELD_TYPES = ("chow", "pung", "kong", "concealed_kong")
+#: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
+M_KIND, M_TYPE, M_FROM = range(3)
+#: per-seat status columns (``State.status``)
+STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
+          "ready", "bonus", "qishou_done", "key", "cost")
+ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
+    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST = range(len(STATUS))
+#: positions in ``State.pos``
+POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner")
+P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER = range(len(POSITIONS))
 MAX_MELDS = 5
+#: rows of ``State.pay``: payment sources, numbered by the scoring model
+MAX_SOURCES = 8
+#: ``State.void`` of a seat with no void suit (the shanten kernel's "none")
+NO_VOID = -2
+
+State = namedtuple("State", (
+    "concealed",   # uint8[4, 34]: each seat's concealed tiles
+    "melded",      # int64[4, 34]: tiles in each seat's melds (4 - melded caps the concealed)
+    "melds",       # int64[4, MAX_MELDS, 3]: M_KIND, M_TYPE, M_FROM of each meld
+    "n_melds",     # int64[4]
+    "meld_flags",  # int64[4]: the shanten kernel's flags of each seat's melds
+    "seen",        # int64[34]: tiles everyone sees (discards, melds, revealed tiles)
+    "discards",    # int64[4, 34]: each seat's discards by kind
+    "status",      # int64[4, len(STATUS)]: the ST_* columns
+    "wild",        # bool[4, 34]: the kinds wild for each seat now
+    "void",        # int64[4]: each seat's void suit (0-2), or NO_VOID
+    "pos",         # int64[len(POSITIONS)]: wall positions and counters (P_*)
+    "pay",         # int64[MAX_SOURCES, 4]: net payments by source and seat
+    "units",       # int64[4]: the value of each winner's hand (scoring model's units)
+    "bits",        # int64[4]: each winner's pattern bits
+))
+
+Scratch = namedtuple("Scratch", (
+    "rows", "left", "right", "cwork", "per_family",  # the shanten kernel's buffers
+    "caps",       # int64[34]: always 4 (see evaluate)
+    "hits",       # int64[4]: scoring work (birds hitting each seat)
+    "birds",      # int64[8]: scoring work (bird tiles)
+    "counts",     # int64[8]: scoring work (pattern counts)
+    "keys",       # int64[34]: a bot's key for each discard
+    "bases",      # int64[34]: the cost behind each key
+    "improvers",  # int64[34]: kinds that improve the hand
+    "close",      # int64[n_families, FAMILY_COLUMNS]: the families a bot still weighs
+    "claimed",    # bool[8]: which revealed tiles are taken (开杠)
+    "offered",    # int64[8]: the tiles a win may be claimed on (a discard, 开杠 reveals)
+    "tiles",      # int64[4]: the tile each claimant wins on
+    "order",      # int64[4]: winners in payment order
+    "hands",      # uint8[1, 4, 34]: the deal pipeline's output row
+    "dealt_bonus",  # uint8[1, 4]
+    "first_draw",   # int8[1, 4]
+    "pending",      # int64[4]
+    "tiles34",      # uint8[34]: a hand to evaluate beside the state (起手胡 with melds)
+))
 
 
 @njit(cache=True)
 def new_state():
-    """Empty state arrays for one thread (see the module docstring)."""
-    return (np.zeros((4, 34), np.uint8), np.zeros((4, 34), np.int64),
-            np.zeros((4, MAX_MELDS, 2), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
-            np.zeros(34, np.int64), np.zeros((4, 34), np.int64), np.zeros((4, N_ST), np.int64))
-
-
-@njit_borrowed
-def reset_state(S):
-    conc, meldc, melds, nm, mflags, seen, disc, st = S
-    conc[:] = 0
-    meldc[:] = 0
-    melds[:] = 0
-    nm[:] = 0
-    mflags[:] = 0
-    seen[:] = 0
-    disc[:] = 0
-    st[:] = 0
-    st[:, ST_PASS_KIND] = -1
+    """Empty state arrays for one thread (see :class:`State`)."""
+    return State(np.zeros((4, 34), np.uint8), np.zeros((4, 34), np.int64),
+                 np.zeros((4, MAX_MELDS, 3), np.int64), np.zeros(4, np.int64),
+                 np.zeros(4, np.int64), np.zeros(34, np.int64), np.zeros((4, 34), np.int64),
+                 np.zeros((4, len(STATUS)), np.int64), np.zeros((4, 34), np.bool_),
+                 np.full(4, NO_VOID, np.int64), np.zeros(len(POSITIONS), np.int64),
+                 np.zeros((MAX_SOURCES, 4), np.int64), np.zeros(4, np.int64),
+                 np.zeros(4, np.int64))
 
 
 @njit(cache=True)
 def new_scratch(n_families):
-    """A thread's buffers: the shanten kernel's, caps (all 4, see :func:`cost`), hits,
-    birds, three per-kind spares (the bots' discard keys, costs and improving kinds) and
-    room for a subset of the ``n_families`` family rows (the bots' close families)."""
+    """A thread's buffers (see :class:`Scratch`), with room for ``n_families`` family rows."""
     rows, left, right, cwork, per_family = _make_scratch()
-    return (rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
-            np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(34, np.int64),
-            np.zeros(34, np.int64), np.zeros(34, np.int64),
-            np.zeros((n_families, K.FAMILY_COLUMNS), np.int64))
+    return Scratch(rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
+                   np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
+                   np.zeros(34, np.int64), np.zeros(34, np.int64), np.zeros(34, np.int64),
+                   np.zeros((n_families, K.FAMILY_COLUMNS), np.int64), np.zeros(8, np.bool_),
+                   np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros((1, 4, 34), np.uint8),
+                   np.zeros((1, 4), np.uint8), np.zeros((1, 4), np.int8), np.zeros(4, np.int64),
+                   np.zeros(34, np.uint8))
 
 
 @njit_borrowed
-def _flags(melds, n, qqr_ckong):
+def reset_state(S, dealer, size):
+    """Clear ``S`` for a new hand dealt by ``dealer`` from a wall of ``size`` tiles."""
+    S.concealed[:] = 0
+    S.melded[:] = 0
+    S.melds[:] = 0
+    S.n_melds[:] = 0
+    S.meld_flags[:] = 0
+    S.seen[:] = 0
+    S.discards[:] = 0
+    S.status[:] = 0
+    S.status[:, ST_PASS_KIND] = -1
+    S.wild[:] = False
+    S.void[:] = NO_VOID
+    S.pos[:] = 0
+    S.pos[P_TAIL] = size
+    S.pos[P_DEALER] = dealer
+    S.pos[P_WINNER] = -1
+    S.pay[:] = 0
+    S.units[:] = 0
+    S.bits[:] = 0
+
+
+@njit_borrowed
+def meld_flags(melds, n, ckong_is_exposed):
+    """The shanten kernel's flags of ``n`` meld rows (``ckong_is_exposed``: a concealed kong
+    does not break 全求人)."""
     flags = 0
     for i in range(n):
-        kind, mtype = melds[i, 0], melds[i, 1]
+        kind, mtype = melds[i, M_KIND], melds[i, M_TYPE]
         if mtype == MELD_CHOW:
             flags |= K.HAS_CHOW
             flags |= K.HAS_NON258
@@ -80,10 +148,9 @@ def _flags(melds, n, qqr_ckong):
             flags |= K.HAS_PUNG_MELD
             if kind >= 27 or kind % 9 not in (1, 4, 7):
                 flags |= K.HAS_NON258
-        if mtype == MELD_CKONG and not qqr_ckong:
+        if mtype == MELD_CKONG and not ckong_is_exposed:
             flags |= K.HAS_CONCEALED_KONG
-        suit = kind // 9
-        flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[suit]
+        flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[kind // 9]
         first = kind % 9
         if kind >= 27 or first == 0 or first == 8 or (mtype == MELD_CHOW and first == 6):
             flags |= K.HAS_YAO_MELD
@@ -91,126 +158,107 @@ def _flags(melds, n, qqr_ckong):
 
 
 @njit_borrowed
-def add_meld(E, S, s, kind, mtype):
-    """Give seat ``s`` a meld (chow from ``kind`` up, pung or kong of ``kind``); its tiles
-    are taken by the caller from wherever they come from."""
-    conc, meldc, melds, nm, mflags, seen, disc, st = S
-    i = nm[s]
-    melds[s, i, 0] = kind
-    melds[s, i, 1] = mtype
-    nm[s] = i + 1
+def _meld_tiles(S, s, kind, mtype, step):
     if mtype == MELD_CHOW:
         for k in range(kind, kind + 3):
-            meldc[s, k] += 1
-            seen[k] += 1
+            S.melded[s, k] += step
+            S.seen[k] += step
     else:
         n = 3 if mtype == MELD_PUNG else 4
-        meldc[s, kind] += n
-        seen[kind] += n
-    mflags[s] = _flags(melds[s], nm[s], E[0][C.CFG_QQR_CKONG])
+        S.melded[s, kind] += step * n
+        S.seen[kind] += step * n
 
 
 @njit_borrowed
-def pop_meld(E, S, s):
+def add_meld(G, S, s, kind, mtype, source):
+    """Give seat ``s`` a meld (a chow from ``kind`` up, a pung or kong of ``kind``) claimed
+    from seat ``source`` (−1: its own tiles); the caller takes the tiles from wherever they
+    come from."""
+    i = S.n_melds[s]
+    S.melds[s, i, M_KIND] = kind
+    S.melds[s, i, M_TYPE] = mtype
+    S.melds[s, i, M_FROM] = source
+    S.n_melds[s] = i + 1
+    _meld_tiles(S, s, kind, mtype, 1)
+    S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
+
+
+@njit_borrowed
+def pop_meld(G, S, s):
     """Undo the last :func:`add_meld` of seat ``s`` (trial evaluations)."""
-    conc, meldc, melds, nm, mflags, seen, disc, st = S
-    i = nm[s] - 1
-    kind, mtype = melds[s, i, 0], melds[s, i, 1]
-    nm[s] = i
-    if mtype == MELD_CHOW:
-        for k in range(kind, kind + 3):
-            meldc[s, k] -= 1
-            seen[k] -= 1
-    else:
-        n = 3 if mtype == MELD_PUNG else 4
-        meldc[s, kind] -= n
-        seen[kind] -= n
-    mflags[s] = _flags(melds[s], nm[s], E[0][C.CFG_QQR_CKONG])
+    i = S.n_melds[s] - 1
+    S.n_melds[s] = i
+    _meld_tiles(S, s, S.melds[s, i, M_KIND], S.melds[s, i, M_TYPE], -1)
+    S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
 @njit_borrowed
 def find_pung(S, s, kind):
     """Index of seat ``s``'s exposed pung of ``kind``, or −1."""
-    melds, nm = S[2], S[3]
-    for i in range(nm[s]):
-        if melds[s, i, 0] == kind and melds[s, i, 1] == MELD_PUNG:
+    for i in range(S.n_melds[s]):
+        if S.melds[s, i, M_KIND] == kind and S.melds[s, i, M_TYPE] == MELD_PUNG:
             return i
     return -1
 
 
 @njit_borrowed
-def upgrade_pung(E, S, s, i, back):
-    """Seat ``s``'s pung ``i`` becomes an added kong (or, with ``back``, a pung again)."""
-    meldc, melds, mflags, seen = S[1], S[2], S[4], S[5]
-    kind = melds[s, i, 0]
-    step = -1 if back else 1
-    melds[s, i, 1] = MELD_PUNG if back else MELD_KONG
-    meldc[s, kind] += step
-    seen[kind] += step
-    mflags[s] = _flags(melds[s], S[3][s], E[0][C.CFG_QQR_CKONG])
+def upgrade_pung(G, S, s, i, step):
+    """Seat ``s``'s pung ``i`` becomes an added kong (``step`` 1) or a pung again (−1)."""
+    kind = S.melds[s, i, M_KIND]
+    S.melds[s, i, M_TYPE] = MELD_KONG if step > 0 else MELD_PUNG
+    S.melded[s, kind] += step
+    S.seen[kind] += step
+    S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
-@njit(cache=True, inline="always")
-def cost_inline(E, S, W, s, counts):
-    """Fewest tiles missing from a win of any scoring family for ``counts`` as seat ``s``'s
-    concealed tiles (its melds as they stand); per-family costs are left in ``W[4]``.
+@njit_borrowed
+def evaluate(G, S, W, s, counts, families, n_families):
+    """Fewest tiles missing from a win of any of the first ``n_families`` rows of
+    ``families`` (the shanten kernel's family rows)
+    for ``counts`` as seat ``s``'s concealed tiles, its melds, wildcards and void suit as
+    they stand; each family's own cost is left in ``W.per_family``.
 
     Copies locked in melds do not cap the target here (the kernel's fast path): a complete
     hand is made of real tiles, so the win test (cost 0) is exact, and callers never add a
     fifth copy (:func:`can_add`). Above 0 the cost can only be lower than the capped one, in
     the rare hands whose nearest win needs a melded copy; the bots read it as a guide only,
-    and readiness that a rule depends on is checked tile by tile (:func:`ready`).
+    and readiness that a rule depends on is checked tile by tile (:func:`waits_on`).
     """
-    cfg, families, roles, kind_mask, honour_mask, wild_mask, tabs = E
-    rows, left, right, cwork, per_family, caps = W[0], W[1], W[2], W[3], W[4], W[5]
-    _hand_cost(counts, S[3][s], S[4][s], -2, families, cfg[C.CFG_MELDS], kind_mask,
-               honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
-    best = INF
-    for f in range(roles.size):
-        if roles[f] != C.R_STD_ANY and per_family[f] < best:
-            best = per_family[f]
-    return best
-
-
-@njit(cache=True, inline="always")
-def cost_of(E, S, W, s, counts, families):
-    """:func:`cost_inline` over the given rows of families only (scoring families)."""
-    cfg, _, roles, kind_mask, honour_mask, wild_mask, tabs = E
-    rows, left, right, cwork, per_family, caps = W[0], W[1], W[2], W[3], W[4], W[5]
-    return _hand_cost(counts, S[3][s], S[4][s], -2, families, cfg[C.CFG_MELDS], kind_mask,
-                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
+    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families[:n_families],
+                      G.cfg[V.MELDS], G.kind_mask, G.honour_mask, S.wild[s], W.caps,
+                      G.tables, W.rows, W.left, W.right, W.cwork, W.per_family)
 
 
 @njit_borrowed
-def cost(E, S, W, s, counts):
-    """:func:`cost_inline` as a call, for the places off the bots' hot loops (inlining
-    everywhere would multiply compile time; a call costs about as much as the evaluation)."""
-    return cost_inline(E, S, W, s, counts)
+def cost(G, S, W, s, counts):
+    """:func:`evaluate` over the rule set's scoring families, which come first in
+    ``G.families`` (the hand's shanten + 1)."""
+    return evaluate(G, S, W, s, counts, G.families, G.cfg[V.N_SCORING])
 
 
 @njit_borrowed
 def can_add(S, s, counts, t):
     """Whether seat ``s`` may hold one more ``t`` (never a fifth copy)."""
-    return counts[t] + S[1][s, t] < 4
+    return counts[t] + S.melded[s, t] < 4
 
 
 @njit_borrowed
 def live(S, s, t):
     """Copies of ``t`` seat ``s`` cannot see: 4 minus his own and everyone's visible tiles."""
-    n = 4 - S[0][s, t] - S[5][t]
+    n = 4 - S.concealed[s, t] - S.seen[t]
     return n if n > 0 else 0
 
 
 @njit_borrowed
-def ready(E, S, W, s):
-    """Whether seat ``s``'s 13 tiles (its melds as they stand) win on some tile it may add."""
-    counts = S[0][s]
-    if cost(E, S, W, s, counts) != 1:
-        return False
+def waits_on(G, S, W, s, aux):
+    """Whether seat ``s``'s 13 tiles (its melds as they stand) win on some tile it may add;
+    with ``aux`` the rule set's auxiliary families count too (假将 shapes)."""
+    counts = S.concealed[s]
     for t in range(34):
-        if E[3][t] and can_add(S, s, counts, t):
+        if G.kind_mask[t] and can_add(S, s, counts, t):
             counts[t] += 1
-            done = cost(E, S, W, s, counts) == 0
+            done = evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0 if aux \
+                else cost(G, S, W, s, counts) == 0
             counts[t] -= 1
             if done:
                 return True

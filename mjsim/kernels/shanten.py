@@ -367,10 +367,17 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
     for k in range(34):
         lowest_cap = min(lowest_cap, caps[k])
     capped = lowest_cap < 4
-    # table paths: every suit open, all four copies free. A rule set with only some honour
-    # kinds may still read the full honour table: a target group on an absent honour kind
-    # (cost 3 or 2) can always move to a suit kind the target leaves free, at no more cost
-    simple = void == -2 and not capped
+    # table paths: all four copies free, and no void suit or a given one. A rule set with
+    # only some honour kinds may still read the full honour table: a target group on an
+    # absent honour kind (cost 3 or 2) can always move to a suit kind the target leaves
+    # free, at no more cost. A given void suit reads as an empty suit, by the same argument
+    # (its tiles are surplus; two other suits have a kind free for any group it would take)
+    fast = void != -1 and not capped
+    simple = fast and void == -2
+    blocked = melds - n_melds < 0 or (void >= 0 and (meld_flags & _SUIT_BITS[max(void, 0)]) != 0)
+    i0 = i0 * (void != 0)
+    i1 = i1 * (void != 1)
+    i2 = i2 * (void != 2)
     # one info word per group: vector ids and pair statistics (mjsim.tables.merged); the
     # hand holds no tile outside the rule set's kinds, so the statistics of the four groups
     # are those of the allowed kinds. (Read unconditionally: names bound in a branch are
@@ -386,28 +393,28 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         form = families[f, 0]
         pair = families[f, 1]
         cost = INF
-        if need < 0:
+        if blocked:
             pass
-        elif simple and form == STANDARD:
+        elif fast and form == STANDARD:
             cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
                               w_z & ID_MASK, need, pair)
-        elif simple and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
+        elif fast and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
             cost = _merge_ids(pp, ph, vecs, (w_m >> ID_BITS) & ID_MASK, (w_p >> ID_BITS) & ID_MASK,
                               (w_s >> ID_BITS) & ID_MASK, w_z & ID_MASK, need, pair)
-        elif simple and form == SEVEN_PAIRS:
+        elif fast and form == SEVEN_PAIRS:
             if n_melds == 0:
                 cost = _pairs_from_stats(stats, 7, families[f, 2], False)
-        elif simple and form == ONE_SUIT:
+        elif fast and form == ONE_SUIT:
             # one suit s: its row alone, where the exposed melds are all of suit s
             col = need * N_PAIR + pair
             suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
-            if not suits & ~SUIT_M:
+            if not suits & ~SUIT_M and void != 0:
                 cost = min(cost, std_tab[i0, col])
-            if not suits & ~SUIT_P:
+            if not suits & ~SUIT_P and void != 1:
                 cost = min(cost, std_tab[i1, col])
-            if not suits & ~SUIT_S:
+            if not suits & ~SUIT_S and void != 2:
                 cost = min(cost, std_tab[i2, col])
-        elif simple and form == EIGHT_PAIRS:
+        elif fast and form == EIGHT_PAIRS:
             if n_melds == 0:
                 cost = _pairs_from_stats(stats, 8, families[f, 2], True)
         elif simple and form == ALL_258:
@@ -416,7 +423,7 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         elif simple and form == ALL_HONOURS and families[f, 2]:
             if not meld_flags & (SUIT_M | SUIT_P | SUIT_S):
                 cost = _only_cost(counts, wild_mask, kind_mask, form, 3 * need + 2)
-        elif simple and form == QUANQIUREN:
+        elif fast and form == QUANQIUREN:
             # every meld exposed: the concealed part is the pair alone
             if n_melds == melds and not meld_flags & HAS_CONCEALED_KONG:
                 cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,

@@ -28,7 +28,7 @@ import numpy as np
 from rich.table import Table
 
 from ..game.play import parse_bots, play_frame
-from ..game.record import BIG_WINS, BIG_WINS_ZH, WIN_KINDS, WIN_KINDS_ZH
+from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
 from ..stats.play_summary import play_summary, rotation_scores, rotations
 from . import charts
@@ -217,7 +217,8 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
               (f"Share of wins (one per winner; {b['n_wins']:,} wins) that score each big "
                "win; a hand may score several."), "",
               "| big win | wins | share | 95% interval |", "|---|---:|---:|---|"]
-    for name, zh in zip(BIG_WINS, BIG_WINS_ZH):
+    for pattern in b["patterns"]:
+        name, zh = pattern["id"], pattern["name_zh"]
         r = b["big_win_rates"][name]
         lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {_pct(r)} | {_pct_ci(r)} |")
     a = b["any_big_win"]

@@ -45,7 +45,7 @@ RULE_SETS = (
 
 PRESET_DIR = Path(__file__).with_name("presets")
 _META = ("name", "name_zh", "section", "source", "summary")
-_TOP_KEYS = {"id", "extends", "tiles", "core", "options", "defaults", "requires", *_META}
+_TOP_KEYS = {"id", "extends", "tiles", "core", "game", "options", "defaults", "requires", *_META}
 _OPTION_KEYS = {
     "default",
     "type",
@@ -158,6 +158,8 @@ def _from_toml(data: dict[str, Any], rule_set_id: str) -> RuleSet:
         requires=(parent.requires if parent else ()) + requires,
         tiles_spec=_freeze(data["tiles"]) if "tiles" in data else parent.tiles_spec,
         core_spec=_freeze(data["core"]) if "core" in data else parent.core_spec,
+        game_spec=_freeze(data["game"]) if "game" in data else
+        (parent.game_spec if parent else FrozenDict()),
     )
 
 

@@ -343,6 +343,9 @@ class RuleSet:
     requires: tuple[Requirement, ...] = ()
     tiles_spec: Mapping[str, Any] = field(default_factory=FrozenDict)
     core_spec: Mapping[str, Any] = field(default_factory=FrozenDict)
+    #: The preset's ``[game]`` table: the scoring model and the game engine's values
+    #: (:mod:`mjsim.game.config`); empty for a rule set the engine does not play yet.
+    game_spec: Mapping[str, Any] = field(default_factory=FrozenDict)
     #: Tiles in the wall: 108, 112, 136 or 144 (136 plus the flowers f1–f8).
     tile_set: int = field(init=False)
     #: Tiles held between turns: 13, or 16 in caishen16.

@@ -1,13 +1,13 @@
 """Played-hand datasets: the engine's records (:mod:`mjsim.game.record`) as Parquet parts.
 
-One row per hand, the columns of :func:`mjsim.game.record.to_frame` (``seed`` first).
-Hands are played in games of ``GAME_LENGTH`` (8) hands with the dealer rotating inside a
-game, so a part starts at a multiple of 8 and a chunk size is rounded up to one; the
-records do not depend on the chunk size. Runs are atomic and resumable
+One row per hand, the columns of :func:`mjsim.game.play.columns` (``seed`` first).
+Hands are played in games (of the rule set's ``game_length``, 8 hands) with the dealer
+rotating inside a game, so a part starts at a whole game and a chunk size is rounded up to
+one; the records do not depend on the chunk size. Runs are atomic and resumable
 (:func:`mjsim.sim.parts.run_parts`); ``run.json`` and every part's metadata hold the rule
 set, its options and their hash, the seed, the four bots and the mjsim version.
 
->>> game_chunk(1000), game_chunk(1001)
+>>> game_chunk(1000, 8), game_chunk(1001, 8)
 (1000, 1008)
 """
 
@@ -19,23 +19,22 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from ..game.play import DEFAULT_BOTS, GAME_LENGTH, parse_bots, play_rows
-from ..game.record import to_frame
+from ..game.play import DEFAULT_BOTS, game_length, parse_bots, play_rows, to_frame
 from ..rules import RuleSet, load_rules
 from .deals import run_params as deal_params
 from .parts import read_parts, run_parts
 from .parts import run_params as folder_params
 
-#: hands per part: about 30 MB of records in memory, a multiple of GAME_LENGTH
+#: hands per part: about 30 MB of records in memory (rounded up to whole games)
 DEFAULT_CHUNK = 100_000
 
 
-def game_chunk(chunk: int) -> int:
-    """``chunk`` rounded up to a whole number of games (a multiple of :data:`GAME_LENGTH`)."""
+def game_chunk(chunk: int, length: int) -> int:
+    """``chunk`` rounded up to a whole number of games of ``length`` hands."""
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive number of hands (rounded up to a multiple "
-                         f"of {GAME_LENGTH}, one game), got {chunk!r}")
-    return -(-chunk // GAME_LENGTH) * GAME_LENGTH
+                         f"of {length}, one game), got {chunk!r}")
+    return -(-chunk // length) * length
 
 
 def _rules(rules: str | RuleSet) -> RuleSet:
@@ -45,14 +44,14 @@ def _rules(rules: str | RuleSet) -> RuleSet:
 def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...]) -> dict[str, Any]:
     """Provenance of a played dataset: rule set, options, their hash, seed, bots, version."""
     return deal_params(rules, seed) | {"kind": "games", "bots": list(bots),
-                                       "game_length": GAME_LENGTH}
+                                       "game_length": game_length(rules)}
 
 
 def game_table(rules: RuleSet, seed: int, start: int, n: int,
                bots: tuple[str, str, str, str]) -> pa.Table:
     """The records of hands ``start .. start+n-1`` as an Arrow table (``start`` a whole game)."""
     rows = play_rows(rules, seed, start, n, bots)
-    return pa.Table.from_pandas(to_frame(rows, seed), preserve_index=False)
+    return pa.Table.from_pandas(to_frame(rules, rows, seed), preserve_index=False)
 
 
 def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
@@ -62,11 +61,11 @@ def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
 
     Resumable: run it again after an interruption and only the missing parts are played.
     ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` is rounded
-    up to a multiple of 8 hands (one game).
+    up to whole games.
     """
     rules = _rules(rules)
     bots = parse_bots(bots)
-    chunk = game_chunk(chunk)
+    chunk = game_chunk(chunk, game_length(rules))
     if n < 1:
         raise ValueError(f"n must be at least 1 hand, got {n}")
     run_parts(out, n, chunk, lambda s, m: game_table(rules, seed, s, m, bots),

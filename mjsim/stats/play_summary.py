@@ -7,17 +7,18 @@ every proportion its binomial standard error and Wilson 95% interval
 average of its seats, so the correlation between those seats is in its standard error; the
 difference between two bots is likewise the mean of a per-hand difference (paired).
 
-Hands are treated as independent. Within a game of 8 hands the dealer seat depends on
+Hands are treated as independent. Within a game (the ``game`` column) the dealer seat depends on
 earlier hands, so seat scores are slightly correlated along a game; :func:`play_summary`
 also reports ``se_by_game`` (the standard error from per-game totals) so the two can be
 compared.
 
->>> from mjsim.game.record import COL, N_COLUMNS, to_frame
->>> rows = np.zeros((2, N_COLUMNS), np.int32)
+>>> from mjsim.game.play import columns, to_frame
+>>> COL = {c: i for i, c in enumerate(columns("changsha"))}
+>>> rows = np.zeros((2, len(COL)), np.int32)
 >>> rows[0, COL["outcome"]], rows[0, COL["win_kind"]], rows[0, COL["winners"]] = 1, 2, 0b10
 >>> rows[0, COL["discarder"]], rows[1, COL["discarder"]] = 3, -1
 >>> rows[0, [COL["pay_1"], COL["pay_3"]]] = 6, -6
->>> s = play_summary(to_frame(rows, 0), "changsha", "x", 0, ("efficiency",) * 4)
+>>> s = play_summary(to_frame("changsha", rows, 0), "changsha", "x", 0, ("efficiency",) * 4)
 >>> [e["mean_score"] for e in s["seats"]], s["win_rate"]["p"], s["win_kinds"]["dianpao"]
 ([0.0, 3.0, 0.0, -3.0], 0.5, 1)
 """
@@ -31,12 +32,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..game.record import BIG_WINS, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
+from ..game.config import game_config
+from ..game.record import OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
 from .proportions import Z95, proportion
 
 SEATS = range(4)
-#: payment sources, as in the ``pay_<source>_<seat>`` columns
-SOURCES = ("win", "qishou", "mid", "kong", "baoting")
 #: quantiles of the payment distribution, in percent
 QUANTILES = (1, 5, 25, 50, 75, 95, 99)
 
@@ -171,7 +171,7 @@ def rotation_scores(frames: list[pd.DataFrame], lineup: tuple[str, ...]) -> dict
     for frame, seating in zip(frames, seatings):
         for b, x in _per_hand(_seat_matrix(frame, "pay"), seating).items():
             per_hand[b] = per_hand.get(b, 0) + x / len(frames)
-    groups = index // 8
+    groups = frames[0]["game"].to_numpy()
     return {
         "lineup": list(lineup),
         "seatings": [list(s) for s in seatings],
@@ -202,7 +202,10 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
     if n < 1:
         raise ValueError("no hands to summarise")
     pay = _seat_matrix(df, "pay")
-    games = (df["index"].to_numpy() // 8) if "index" in df else None
+    games = df["game"].to_numpy() if "game" in df else None
+    patterns = game_config(rules_id).patterns
+    sources = [c[4:-2] for c in df.columns if c.startswith("pay_") and c.endswith("_0")
+               and c != "pay_0"]
     outcome = df["outcome"].to_numpy()
     won = outcome == OUT_WIN
     n_won = int(won.sum())
@@ -220,7 +223,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
             "deal_in_rate": rate(dealt_in & (discarder == s)),
             "self_draw_rate": rate(winners[:, s] & self_drawn),
             "by_source": {src: {k: mean_se(df[f"pay_{src}_{s}"].to_numpy())[k]
-                                for k in ("mean", "se")} for src in SOURCES},
+                                for k in ("mean", "se")} for src in sources},
         })
     scores, diffs = bot_scores(pay, tuple(bots), games)
 
@@ -229,7 +232,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
     wins_flat = winners.sum()
     patterns = _seat_matrix(df, "patterns")
     big_counts = {name: int((((patterns >> bit) & 1 == 1) & winners).sum())
-                  for bit, name in enumerate(BIG_WINS)}
+                  for bit, name in enumerate(p.id for p in patterns)}
     any_big = int(((patterns != 0) & winners).sum())
     kind_counts = {name: int((won & (kind == k)).sum())
                    for k, name in enumerate(WIN_KINDS) if k != 0}
@@ -242,6 +245,8 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
         "bots": scores,
         "lineup": list(bots),
         "n_hands": int(n),
+        "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in patterns],
+        "sources": sources,
         "seats": seats,
         "bot_differences": diffs,
         "dealer": {

@@ -1,0 +1,113 @@
+"""Scoring models: what a win is worth and who pays, one module per scoring system.
+
+A preset names its model in its ``[game]`` table (``scoring = "changsha"``). Each model
+module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), its values
+(``PARAMS``, set by the preset's ``[game]`` table), the payment sources it registers
+(``SOURCES``, one ``pay_<source>`` group of record columns each), its own record columns
+(``COLUMNS``) and the compiled functions the engine calls through this module:
+
+- :mod:`mjsim.game.scoring.changsha`: big wins, birds, 起手胡 (RULES.md §2);
+- :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺).
+
+The engine is compiled once for every model: it calls the functions below, which pick
+the model by its code (``cfg[MODEL]``, the index in :data:`MODELS`).
+
+>>> MODELS, model("generic").SOURCES
+(('changsha', 'generic'), ('win', 'kong', 'baoting'))
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from ...kernels.jit import njit_borrowed
+from ...rules import RulesError
+from .. import values as V
+from . import changsha, generic
+
+MODELS = ("changsha", "generic")
+M_CHANGSHA, M_GENERIC = range(len(MODELS))
+_MODULES = {"changsha": changsha, "generic": generic}
+
+
+def model(name: str) -> ModuleType:
+    """The scoring module called ``name``.
+
+    >>> model("bao")
+    Traceback (most recent call last):
+    ...
+    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic
+    """
+    if name not in _MODULES:
+        raise RulesError(f"unknown scoring model {name!r}; models: {', '.join(MODELS)}")
+    return _MODULES[name]
+
+
+@njit_borrowed
+def win_value(G, W, counts, S, s, win_kind):
+    """``(legal, units, pattern bits)`` of seat ``s``'s complete hand ``counts``."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        return changsha.win_value(G, W, counts, S, s, win_kind)
+    return generic.win_value(G, W, counts, S, s, win_kind)
+
+
+@njit_borrowed
+def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
+    """Pay one win by the ``n_win`` seats in ``order`` (and fill the model's columns)."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        changsha.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+    else:
+        generic.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+
+
+@njit_borrowed
+def self_drawn(G, win_kind):
+    """Whether a win of this kind is paid by all three others."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        return changsha.self_drawn(win_kind)
+    return generic.self_drawn(win_kind)
+
+
+@njit_borrowed
+def reset_record(G, rec):
+    """The model's columns of a fresh record."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        changsha.reset_record(G, rec)
+
+
+@njit_borrowed
+def open_kong_units(G, best_units, n_winning):
+    """Units of an opening kong's win when ``n_winning`` revealed tiles complete the hand."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        return changsha.open_kong_units(G, best_units, n_winning)
+    return best_units
+
+
+@njit_borrowed
+def kong(G, S, s, payers):
+    """Payments for seat ``s``'s kong by the seats in ``payers`` (where the model has any)."""
+    if G.cfg[V.SRC_KONG] >= 0:
+        generic.kong(G, S, s, payers)
+
+
+@njit_borrowed
+def declare(G, S, s):
+    """Payments for seat ``s``'s 报听 (where the model has any)."""
+    if G.cfg[V.SRC_DECLARE] >= 0:
+        generic.declare(G, S, s)
+
+
+@njit_borrowed
+def qishou(G, S, W, s, counts, rec, dice_seed):
+    """起手胡 of seat ``s`` on ``counts``: the count settled (0 where the model has none)."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        return changsha.qishou(G, S, W, s, counts, rec, dice_seed)
+    return 0
+
+
+@njit_borrowed
+def mid_game(G, S, W, s, rec):
+    """Mid-game wins right after seat ``s``'s draw: the count settled."""
+    if G.cfg[V.MODEL] == M_CHANGSHA:
+        return changsha.mid_game(G, S, W, s, rec)
+    return 0

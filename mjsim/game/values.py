@@ -1,0 +1,103 @@
+"""The turn engine's values: how a hand runs, as numbers the compiled engine reads.
+
+Rule sets differ in how a hand runs by these values, never by which rule set is playing
+(RULES.md §0.6 and each variant's deviations). A preset's ``[game]`` table sets them by
+name, literally or from an option (``"$cs_multi_ron"``); :data:`ENGINE` lists each with
+its allowed values and default, and its slot in ``GameRules.cfg`` is the upper-case name
+(``cfg[MULTI_RON]``). Choice values are stored as their index in the choices.
+
+>>> ENGINE["wall_end"]
+(('empty', 'haidi'), 'empty')
+>>> WALL_END, END_HAIDI, cfg_index("multi_ron") == MULTI_RON
+(2, 1, True)
+"""
+
+from __future__ import annotations
+
+#: name -> (allowed: a tuple of choices, or the type bool / int, default)
+ENGINE: dict[str, tuple] = {
+    # sizes, filled from the rule set's tiles and core (not from [game])
+    "hand_size": (int, 13),
+    "melds": (int, 4),
+    # the end of the wall: a draw when it is empty, or Changsha's 海底 (§2.3.3)
+    "wall_end": (("empty", "haidi"), "empty"),
+    "haidi_may_decline": (bool, False),
+    # declaring ready (报听): none, or optional (with a lock when declare_lock)
+    "declare": (("none", "optional"), "none"),
+    "declare_lock": (bool, False),
+    # what passing a win bars: nothing, or 过手 (no win on another's tile until one's own
+    # discard), with the follow exception (§2.3.4)
+    "pass_bar": (("none", "guoshou"), "none"),
+    "pass_follow_exception": (bool, False),
+    # several win claims on one tile: the first in turn order (head bump), or all
+    "multi_win": (("first", "all"), "first"),
+    # who may be chowed: nobody, or the 上家
+    "chow": (("none", "left"), "left"),
+    # the next dealer: the first winner (the dealer again after a draw), or the dealer keeps
+    # the deal after his win or a draw and it passes to his 下家 otherwise
+    "rotation": (("winner", "dealer_keeps"), "winner"),
+    # 定缺 (§1.8): no void suit, or each seat declares one before the dealer's first discard
+    "void": (("none", "declared"), "none"),
+    "void_first": (bool, False),
+    "void_melds": (bool, True),
+    # kongs: the replacement kong (补张), whether its replacement win is 杠上开花, the
+    # opening kong (开杠, Changsha §2.3.2) and how many tiles it reveals
+    "replacement_kong": (bool, True),
+    "replacement_gangkai": (bool, False),
+    "open_kong": (bool, False),
+    "open_kong_tiles": (int, 2),
+    # a concealed kong does not break 全求人
+    "ckong_exposed": (bool, False),
+    # 假将 (§2.3.3): the auxiliary families make a hand ready and win the situational wins
+    "fake_pair": (bool, False),
+    # Changsha's starting-hand and mid-game wins (§2.8, §2.9)
+    "qishou": (bool, False),
+    "qishou_eval": (("dealt", "before_first_discard"), "dealt"),
+    "qishou_ends_hand": (bool, False),
+    "mid_game": (bool, False),
+    "mid_sixi_locked": (bool, False),
+    # hands per game (the dealer rotates inside a game)
+    "game_length": (int, 8),
+    # filled from the wall (mjsim.sim.walls.WallSpec): tiles kept back at the end of the
+    # wall, the indicator mode of the deal pipeline and the wild kind's step from it
+    "reserve": (int, 0),
+    "indicator": (int, 0),
+    "wild_step": (int, 0),
+    # filled by the scoring model: its code, families that score, payment source slots and
+    # where its own record columns start
+    "model": (int, 0),
+    "n_scoring": (int, 0),
+    "src_win": (int, -1),
+    "src_kong": (int, -1),
+    "src_declare": (int, -1),
+    "src_qishou": (int, -1),
+    "src_mid": (int, -1),
+    "col_model": (int, 0),
+    "col_pay": (int, 0),
+    "n_sources": (int, 0),
+}
+
+N_CFG = len(ENGINE)
+
+
+def cfg_index(name: str) -> int:
+    """The slot of engine value ``name`` in ``GameRules.cfg``."""
+    return list(ENGINE).index(name)
+
+
+(HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, PASS_BAR,
+ PASS_FOLLOW_EXCEPTION, MULTI_WIN, CHOW, ROTATION, VOID, VOID_FIRST, VOID_MELDS,
+ REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
+ QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
+ RESERVE, INDICATOR, WILD_STEP, MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, COL_MODEL, COL_PAY,
+ N_SOURCES) = range(N_CFG)
+
+# choice codes (their index in ENGINE)
+END_EMPTY, END_HAIDI = range(2)
+DECLARE_NONE, DECLARE_OPTIONAL = range(2)
+PASS_NONE, PASS_GUOSHOU = range(2)
+MULTI_FIRST, MULTI_ALL = range(2)
+CHOW_NONE, CHOW_LEFT = range(2)
+ROT_WINNER, ROT_DEALER_KEEPS = range(2)
+VOID_NONE, VOID_DECLARED = range(2)
+QS_DEALT, QS_BEFORE_DISCARD = range(2)
