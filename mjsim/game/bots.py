@@ -26,6 +26,8 @@ orders them.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..kernels.jit import njit_borrowed
 from ..tables.suits import INF
 from . import record as R
@@ -201,7 +203,7 @@ def choose_discard(G, S, W, s, bot):
             cost(G, S, W, s, counts)
             n_fams = _close_families(G, W, bases[choice])
         _improvers(G, S, W, s, counts, bases[choice], n_fams)
-        most = -1
+        most = np.int64(-1)
         for d in range(34):
             if keys[d] != best:
                 continue

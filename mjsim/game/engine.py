@@ -224,7 +224,7 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
         o = (discarder + j) % 4
         if not S.status[o, ST_READY]:
             continue
-        top = -1
+        top = np.int64(-1)
         for i in range(n_offered):
             t = W.offered[i]
             if _barred(G, S, o, discarder, t):
@@ -460,9 +460,9 @@ def _open_kong(G, S, W, wall, rec, bots, s):
     S.pos[P_OPEN_KONGS] += 1
     start = S.pos[P_TAIL] - k
     S.pos[P_TAIL] = start
-    n_win = 0
-    best = -1
-    best_units = -1
+    n_win = np.int64(0)
+    best = np.int64(-1)
+    best_units = np.int64(-1)
     for i in range(k):
         x = np.int64(wall[start + i])
         W.offered[i] = x
@@ -667,9 +667,10 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             if legal:
                 S.units[cur] = u
                 S.bits[cur] = b
-                _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1), drawn)
+                _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
+                            np.int64(drawn))
                 break
-            kind, how = _own_kong(G, S, W, cur, drawn, _live(G, S))
+            kind, how = _own_kong(G, S, W, cur, np.int64(drawn), _live(G, S))
             if how != KONG_NONE:
                 i = find_pung(S, cur, kind)
                 if i < 0:

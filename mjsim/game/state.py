@@ -179,7 +179,7 @@ def add_meld(G, S, s, kind, mtype, source):
     S.melds[s, i, M_TYPE] = mtype
     S.melds[s, i, M_FROM] = source
     S.n_melds[s] = i + 1
-    _meld_tiles(S, s, kind, mtype, 1)
+    _meld_tiles(S, s, kind, mtype, np.int64(1))
     S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
@@ -188,7 +188,7 @@ def pop_meld(G, S, s):
     """Undo the last :func:`add_meld` of seat ``s`` (trial evaluations)."""
     i = S.n_melds[s] - 1
     S.n_melds[s] = i
-    _meld_tiles(S, s, S.melds[s, i, M_KIND], S.melds[s, i, M_TYPE], -1)
+    _meld_tiles(S, s, S.melds[s, i, M_KIND], S.melds[s, i, M_TYPE], np.int64(-1))
     S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 

@@ -337,7 +337,7 @@ def _small_tsumos(G, W, row, s, dealer, n, dice_seed, counter):
         n_birds = 2
     bird_hits(birds, n_birds, dealer if p[BIRD_ORIGIN] == 1 else s, hits)
     for _ in range(n):
-        pay_one(p, row, s, 15 & ~(1 << s), dealer, 0, hits)
+        pay_one(p, row, s, 15 & ~(1 << s), dealer, np.int64(0), hits)
 
 
 @njit_borrowed
@@ -365,7 +365,8 @@ def qishou(G, S, W, s, counts, rec, dice_seed):
             if left > 0 and 3 <= counts[k] <= high:
                 st[s, ST_LLS_DONE] |= 1 << k
                 left -= 1
-    _small_tsumos(G, W, S.pay[G.cfg[V.SRC_QISHOU]], s, S.pos[P_DEALER], total, dice_seed, 2 * s)
+    _small_tsumos(G, W, S.pay[G.cfg[V.SRC_QISHOU]], s, S.pos[P_DEALER], np.int64(total),
+                  dice_seed, np.int64(2 * s))
     rec[G.cfg[V.COL_MODEL] + C_QISHOU + s] += total
     return total
 
@@ -401,6 +402,7 @@ def mid_game(G, S, W, s, rec):
                 left -= 1
         n += pairs
     if n > 0:
-        _small_tsumos(G, W, S.pay[G.cfg[V.SRC_MID]], s, S.pos[P_DEALER], n, np.uint64(0), -1)
+        _small_tsumos(G, W, S.pay[G.cfg[V.SRC_MID]], s, S.pos[P_DEALER], np.int64(n),
+                      np.uint64(0), np.int64(-1))
         rec[G.cfg[V.COL_MODEL] + C_MID + s] += n
     return n

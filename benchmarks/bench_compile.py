@@ -1,0 +1,93 @@
+"""Cold compile time of each entry point: what a new user's first run pays.
+
+Run: ``.venv/bin/python benchmarks/bench_compile.py [--only game]``. Each entry point runs in
+a child process with an empty numba cache directory (``NUMBA_CACHE_DIR``), so everything it
+calls compiles from scratch; the per-suit tables are built once beforehand (they are data,
+cached in ``~/.cache/mjsim``, not compiled code). Prints the seconds of the call and the
+child's peak memory. ``game + <rule set>`` plays a second rule set in the same child after
+changsha, so its time is what adding a rule set costs once the engine is compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+from machine import print_machine
+
+#: name -> code run in the child (it prints the seconds of the timed part)
+ENTRIES = {
+    "game (changsha)": """
+        from mjsim.game.play import play_rows
+        t = time.perf_counter()
+        play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
+    """,
+    "game + generic, dingque": """
+        from mjsim.game.play import play_rows
+        play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
+        t = time.perf_counter()
+        play_rows("generic", 0, 0, 16, "efficiency,value,cautious,efficiency")
+        play_rows("dingque", 0, 0, 16, "efficiency,value,cautious,efficiency")
+    """,
+    "shanten batch": """
+        import numpy as np, mjsim
+        hands = np.zeros((4, 34), np.uint8); hands[:, :13] = 1
+        t = time.perf_counter()
+        mjsim.shanten_batch(hands, rules="generic")
+    """,
+    "waits batch": """
+        import numpy as np, mjsim
+        hands = np.zeros((4, 34), np.uint8); hands[:, :13] = 1
+        t = time.perf_counter()
+        mjsim.waits_batch(hands, rules="generic")
+    """,
+    "deal dataset rows": """
+        import mjsim
+        t = time.perf_counter()
+        mjsim.deal_frame("changsha", 64, seed=0)
+    """,
+    "exact 起手胡": """
+        import mjsim
+        t = time.perf_counter()
+        mjsim.exact_qishou("changsha")
+    """,
+}
+_PRELUDE = "import time, resource\n"
+_AFTER = """
+print(f"{time.perf_counter() - t:.1f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}")
+"""
+
+
+def run(code: str) -> tuple[float, float]:
+    """Seconds and peak MB of ``code`` in a child with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        src = _PRELUDE + textwrap.dedent(code) + _AFTER
+        out = subprocess.run([sys.executable, "-c", src], env=env, capture_output=True,
+                             text=True, check=True)
+    seconds, peak = out.stdout.split()[-2:]
+    return float(seconds), float(peak)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="run only the entries whose name contains this")
+    args = parser.parse_args()
+    print_machine()
+    from mjsim.tables.merged import load_merged
+    from mjsim.tables.suits import load_tables
+    load_tables()
+    load_merged()
+    for name, code in ENTRIES.items():
+        if args.only and args.only not in name:
+            continue
+        seconds, peak = run(code)
+        print(f"{name:28s} {seconds:7.1f} s cold compile   peak RSS {peak:6.0f} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()

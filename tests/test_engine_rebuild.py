@@ -1,0 +1,169 @@
+"""The rebuilt engine: the same records as before it, rule differences as values, 定缺 played,
+and one compiled version of each engine function.
+
+``tests/data/fingerprints_pre_rebuild.json`` holds a hash of every record column of hands
+played by the engine before the rebuild (commit de5160a); the same seeds must give the
+same columns (``baoting`` is now ``declared``; a column a record no longer has must have
+been constant then).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mjsim.game import values as V
+from mjsim.game.bots import choose_discard, choose_void
+from mjsim.game.config import game_config
+from mjsim.game.engine import _win
+from mjsim.game.play import columns, play_frame, play_rows, play_wall
+from mjsim.game.state import MELD_CHOW, ST_DECLARED, new_scratch, new_state
+from mjsim.notation import parse_hand
+from mjsim.rules import RulesError, load_rules
+from mjsim.sim.walls import WallSpec, walls
+
+DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
+RENAMED = {"baoting": "declared"}
+
+
+@pytest.mark.parametrize("case", json.loads(DATA.read_text())["cases"],
+                         ids=lambda c: f"{c['rules']}-{c['bots']}")
+def test_records_as_before_the_rebuild(case):
+    rows = play_rows(case["rules"], 0, 0, case["n"], case["bots"])
+    cols = columns(case["rules"])
+    for name, digest in case["hashes"].items():
+        col = rows[:, cols.index(RENAMED.get(name, name))].astype(np.int64)
+        assert hashlib.sha256(col.tobytes()).hexdigest()[:16] == digest, name
+    for name, value in case["constant"].items():
+        name = RENAMED.get(name, name)
+        if name in cols:
+            assert (rows[:, cols.index(name)] == value).all(), name
+
+
+def test_engine_values_are_named_slots():
+    for name in V.ENGINE:
+        assert getattr(V, name.upper()) == V.cfg_index(name)
+    g = game_config("dingque").rules_arrays
+    assert g.cfg[V.VOID] == V.VOID_DECLARED and g.cfg[V.CHOW] == V.CHOW_NONE
+    assert game_config(load_rules("dingque", dq_allow_chow=True)).rules_arrays.cfg[V.CHOW] == \
+        V.CHOW_LEFT
+
+
+def test_game_table_errors_name_the_value():
+    rules = load_rules("generic")
+    with pytest.raises(RulesError, match="chow must be one of none, left"):
+        game_config(replace(rules, game_spec={**rules.game_spec, "chow": "anyone"}))
+    with pytest.raises(RulesError, match="neither an engine value nor one of the generic"):
+        game_config(replace(rules, game_spec={**rules.game_spec, "birds": 2}))
+
+
+# ----------------------------------------------------------------------------- 定缺
+
+
+def _position(rules, hands: dict[int, str], void=None):
+    """Rule arrays, a state holding ``hands`` (seat → tiles) and scratch, as the engine's."""
+    g = game_config(rules).rules_arrays
+    S = new_state()
+    for seat, text in hands.items():
+        S.concealed[seat] = parse_hand(text).counts
+    if void is not None:
+        S.void[:] = void
+    return g, S, new_scratch(g.families.shape[0])
+
+
+def test_void_suit_blocks_a_win_1_8():
+    """RULES.md §1.8, void suit p: 123m678m555s789s5m +5m wins, 123m678m555s789s5p +5p not."""
+    rules = load_rules("dingque")
+    g, S, W = _position(rules, {0: "123m678m555s789s55m", 1: "123m678m555s789s55p"}, void=1)
+    assert _win(g, S, W, 0, 1)[0]
+    assert not _win(g, S, W, 1, 1)[0]
+    S.void[1] = 2  # the same p hand with s void holds s tiles: no win either
+    assert not _win(g, S, W, 1, 1)[0]
+
+
+def test_void_choice():
+    """Lowest shanten with the suit void, then the fewest tiles to shed."""
+    rules = load_rules("dingque")
+    g, S, W = _position(rules, {0: "123m678m555s789s5p", 1: "123456789m1199p5s",
+                                2: "1234m1234p1234s5m"})
+    assert choose_void(g, S, W, 0) == 1          # one p tile, nothing else is spare
+    assert choose_void(g, S, W, 1) == 2          # ready with s void
+    assert choose_void(g, S, W, 2) == 1          # p and s alike, as many tiles: the first
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_void_tiles_first(first):
+    """A cautious bot folding against a declared opponent throws the tile he discarded (9s);
+    with dq_discard_void_first it must throw its void tile (3p) instead."""
+    rules = load_rules("dingque", dq_discard_void_first=first)
+    g, S, W = _position(rules, {0: "159m159s37m48s26m3p9s"}, void=1)
+    S.status[2, ST_DECLARED] = 1
+    S.discards[2, parse_hand("9s").counts.argmax()] = 1
+    choice = choose_discard(g, S, W, 0, 2)
+    assert choice == parse_hand("3p" if first else "9s").counts.argmax()
+
+
+@pytest.mark.parametrize("options", [{}, {"dq_tiles": 136, "dq_allow_chow": True,
+                                          "dq_discard_void_first": True}])
+def test_dingque_played(options):
+    """Hands play, sum to zero, and no winner holds its void suit (final states replayed)."""
+    rules = load_rules("dingque", **options)
+    n = 96
+    df = play_frame(rules, n, seed=4, bots="efficiency,value,cautious,efficiency")
+    assert (df[[f"pay_{s}" for s in range(4)]].sum(axis=1) == 0).all()
+    assert df["outcome"].eq(1).mean() > 0.3
+    assert ((df[[f"void_{s}" for s in range(4)]] >= 0) & (df[[f"void_{s}" for s in range(4)]] <= 2)).all().all()
+    ws = walls(WallSpec.from_rules(rules), 4, 0, n)
+    chows = 0
+    for i in range(n):
+        rec = df.iloc[i]
+        _, st = play_wall(rules, ws[i], int(rec["dealer"]), "efficiency,value,cautious,efficiency",
+                          dice_seed=0)
+        for s in range(4):
+            v = int(rec[f"void_{s}"])
+            melds = st["melds"][s][:st["n_melds"][s]]
+            assert all(m[0] // 9 != v for m in melds), (i, s)  # dq_void_melds is false
+            chows += sum(m[1] == MELD_CHOW for m in melds)
+            if rec["winners"] >> s & 1:
+                assert st["concealed"][s][9 * v:9 * v + 9].sum() == 0, (i, s)
+    assert (chows > 0) == options.get("dq_allow_chow", False)
+
+
+# ----------------------------------------------------------------------------- compile
+
+
+def test_each_engine_function_compiles_once(tmp_path):
+    """After played hands of three rule sets and every bot, each numba function of the game
+    package has one compiled signature (cold cache, in a child process)."""
+    code = textwrap.dedent("""
+        import importlib, numba
+        from mjsim.game.play import play_rows, play_wall, replay
+        for rules in ("changsha", "generic", "dingque"):
+            play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
+            replay(rules, 0, 3, 0)
+        bad = []
+        n = 0
+        for m in ("engine", "state", "bots", "scoring", "scoring.changsha", "scoring.generic"):
+            mod = importlib.import_module("mjsim.game." + m)
+            for name, f in vars(mod).items():
+                if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == mod.__name__:
+                    n += len(f.signatures) > 0
+                    if len(f.signatures) > 1:
+                        bad.append(f"{m}.{name}: {len(f.signatures)}")
+        print(n, bad)
+    """)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=1500)
+    assert out.returncode == 0, out.stderr[-2000:]
+    compiled, bad = out.stdout.strip().split(" ", 1)
+    assert int(compiled) > 40 and bad == "[]", out.stdout
