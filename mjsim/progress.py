@@ -1,7 +1,10 @@
-"""The one progress bar of every long run (rich, on stderr)."""
+"""The one progress bar of every long run, and the first run's compile notice (rich, on
+stderr)."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -32,3 +35,22 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         yield lambda n=1: bar.advance(task, n)
 
 
+
+
+@contextmanager
+def compile_notice(kernel: Any, label: str, seconds: int) -> Iterator[None]:
+    """Say on stderr that ``kernel`` (a numba dispatcher) and what it calls compile now —
+    only when numba has no cache of it yet (a first run) — roughly how long that takes
+    (``seconds``, measured on 2 cores by ``benchmarks/bench_compile.py``), and how long it
+    took."""
+    cache = getattr(kernel, "_cache", None)
+    index = getattr(cache, "_index_path", None)
+    if index is None or os.path.exists(index):
+        yield
+        return
+    minutes = f"about {seconds // 60} min" if seconds >= 90 else f"about {seconds} s"
+    _stderr.print(f"[dim]compiling {label} (first run only, {minutes} on 2 cores; cached "
+                  f"afterwards)…[/dim]")
+    start = time.perf_counter()
+    yield
+    _stderr.print(f"[dim]compiled {label} in {time.perf_counter() - start:.0f} s[/dim]")

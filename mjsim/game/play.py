@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.rng import index_seed, stream_key
-from ..progress import progress_bar
+from ..progress import compile_notice, progress_bar
 from ..rules import RuleSet, RulesError, load_rules
 from ..sim.walls import DICE_STREAM
 from ..sim.walls import walls as _walls
@@ -28,6 +28,8 @@ from .state import MAX_MELDS, POSITIONS, STATUS
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
+#: the engine's cold compile on 2 cores (benchmarks/bench_compile.py)
+COMPILE_SECONDS = 150
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -73,9 +75,10 @@ def _bot_codes(bots: Any) -> np.ndarray:
 def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
          walls: np.ndarray = _NO_WALLS, dice: np.ndarray = _NO_DICE,
          script: np.ndarray = _NO_SCRIPT, final: np.ndarray = _NO_FINAL) -> None:
-    EN.play_games(*g.rules_arrays, stream_key(seed, g.spec.stream),
-                  stream_key(seed, DICE_STREAM), _bot_codes(bots), np.int64(start), walls, dice,
-                  script, out, final)
+    with compile_notice(EN.play_games, "the game engine", COMPILE_SECONDS):
+        EN.play_games(*g.rules_arrays, stream_key(seed, g.spec.stream),
+                      stream_key(seed, DICE_STREAM), _bot_codes(bots), np.int64(start), walls,
+                      dice, script, out, final)
 
 
 def play_rows(rules: str | RuleSet, seed: int, start: int, n: int,

@@ -203,7 +203,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
         raise ValueError("no hands to summarise")
     pay = _seat_matrix(df, "pay")
     games = df["game"].to_numpy() if "game" in df else None
-    patterns = game_config(rules_id).patterns
+    model_patterns = game_config(rules_id).patterns
     sources = [c[4:-2] for c in df.columns if c.startswith("pay_") and c.endswith("_0")
                and c != "pay_0"]
     outcome = df["outcome"].to_numpy()
@@ -232,7 +232,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
     wins_flat = winners.sum()
     patterns = _seat_matrix(df, "patterns")
     big_counts = {name: int((((patterns >> bit) & 1 == 1) & winners).sum())
-                  for bit, name in enumerate(p.id for p in patterns)}
+                  for bit, name in enumerate(p.id for p in model_patterns)}
     any_big = int(((patterns != 0) & winners).sum())
     kind_counts = {name: int((won & (kind == k)).sum())
                    for k, name in enumerate(WIN_KINDS) if k != 0}
@@ -245,7 +245,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
         "bots": scores,
         "lineup": list(bots),
         "n_hands": int(n),
-        "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in patterns],
+        "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in model_patterns],
         "sources": sources,
         "seats": seats,
         "bot_differences": diffs,
