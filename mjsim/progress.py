@@ -43,7 +43,7 @@ def compile_notice(kernel: Any, label: str, seconds: int) -> Iterator[None]:
     only when numba has no cache of it yet (a first run) — roughly how long that takes
     (``seconds``, measured on 2 cores by ``benchmarks/bench_compile.py``), and how long it
     took."""
-    cache = getattr(kernel, "_cache", None)
+    cache = getattr(getattr(kernel, "_cache", None), "_cache_file", None)  # numba's own
     index = getattr(cache, "_index_path", None)
     if index is None or os.path.exists(index):
         yield

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 import mjsim.sim.games as games_module
 from mjsim.cli import app, output, play_cmd
-from mjsim.game.record import to_frame
+from mjsim.game.play import to_frame
 from mjsim.report import play_report
 from mjsim.sim.games import read_games
 from mjsim.stats.play_summary import play_summary
@@ -45,7 +45,7 @@ def fake_engine(monkeypatch):
     """The engine replaced by synthetic records (whatever the rules and bots)."""
 
     def play_frame(rules, n, seed=0, bots=("efficiency",) * 4, progress=False):
-        return to_frame(synthetic_rows(seed, 0, n), seed)
+        return to_frame("changsha", synthetic_rows(seed, 0, n), seed)
 
     monkeypatch.setattr(play_cmd, "play_frame", play_frame)
     monkeypatch.setattr(play_report, "play_frame", play_frame)
@@ -102,8 +102,8 @@ def test_bad_sizes(args):
 def test_json_in_memory(fake_engine):
     doc = json.loads(run("play", "-n", "200", "--seed", "3", "--bots", MIXED, "--json").stdout)
     rules_hash = doc["options_hash"]
-    expected = play_summary(to_frame(synthetic_rows(3, 0, 200), 3), "changsha", rules_hash, 3,
-                            tuple(MIXED.split(",")))
+    expected = play_summary(to_frame("changsha", synthetic_rows(3, 0, 200), 3), "changsha",
+                            rules_hash, 3, tuple(MIXED.split(",")))
     assert doc == json.loads(json.dumps(expected))
     assert doc["n_hands"] == 200 and doc["lineup"] == MIXED.split(",")
     assert [e["bot"] for e in doc["bots"]] == ["efficiency", "value", "cautious"]
@@ -126,7 +126,8 @@ def test_out_writes_parts_and_resumes(fake_engine, tmp_path):
     assert doc["parts"] == 4 and doc["out"] == str(out)  # chunks of 32 hands
     in_memory = json.loads(run("play", "-n", "100", "--seed", "2", "--json").stdout)
     assert {k: v for k, v in doc.items() if k not in ("out", "parts")} == in_memory
-    pd.testing.assert_frame_equal(read_games(out), to_frame(synthetic_rows(2, 0, 100), 2))
+    pd.testing.assert_frame_equal(read_games(out),
+                                  to_frame("changsha", synthetic_rows(2, 0, 100), 2))
     assert read_games(out).attrs["run"]["chunk"] == 32
     sorted(out.glob("part-*.parquet"))[2].unlink()
     assert json.loads(run(*args).stdout) == doc
@@ -159,7 +160,8 @@ def test_interrupted_then_resumed(fake_engine, tmp_path, monkeypatch):
     assert f"interrupted with 1 whole parts in {out}" in line and "resume" in line
     run(*args)
     assert calls == [0, 16, 16, 32]
-    pd.testing.assert_frame_equal(read_games(out), to_frame(synthetic_rows(0, 0, 48), 0))
+    pd.testing.assert_frame_equal(read_games(out),
+                                  to_frame("changsha", synthetic_rows(0, 0, 48), 0))
 
 
 def _check_report(tmp_path: Path, doc: dict, hands: int) -> None:

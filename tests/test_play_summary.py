@@ -25,20 +25,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjsim.sim.games as games_module
-from mjsim.game.play import GAME_LENGTH, parse_bots
-from mjsim.game.record import (
-    BIG_WINS,
-    COL,
-    N_COLUMNS,
-    P_PENGPENG,
-    P_QIDUI,
-    P_QINGYISE,
-    SELF_DRAWN,
-    WIN_DIANPAO,
-    WIN_KINDS,
-    WIN_ZIMO,
-    to_frame,
-)
+from mjsim.game.play import columns, game_length, parse_bots, to_frame
+from mjsim.game.record import SELF_DRAWN, WIN_DIANPAO, WIN_KINDS, WIN_ZIMO
+from mjsim.game.scoring.changsha import P_PENGPENG, P_QIDUI, P_QINGYISE, PATTERNS
 from mjsim.rules import load_rules
 from mjsim.sim.games import game_chunk, read_games, run_params, write_games
 from mjsim.sim.parts import META_KEY, RunMismatch
@@ -47,15 +36,32 @@ from mjsim.stats.proportions import Z95, wilson
 
 # ---------------------------------------------------------------- records by hand
 
+#: Changsha's record columns, by name
+COL = {name: i for i, name in enumerate(columns("changsha"))}
+#: Changsha's payment sources (a ``pay_<source>_<seat>`` group each)
+SOURCES = ("win", "qishou", "mid")
+#: hands per game
+LENGTH = 8
+BIG_WINS = tuple(p.id for p in PATTERNS)
+
+
+def test_changsha_layout():
+    assert game_length("changsha") == LENGTH
+    assert [c[4:-2] for c in COL if c.startswith("pay_") and c.endswith("_0")
+            and c != "pay_0"] == list(SOURCES)
+
 
 def frame_of(hands: list[dict], start: int = 0) -> pd.DataFrame:
-    """Records from dicts of column → value (per-seat columns as ``name: [v0, v1, v2, v3]``);
-    ``discarder`` defaults to -1, ``index`` to the position, ``pay`` to the sum of sources."""
-    rows = np.zeros((len(hands), N_COLUMNS), np.int32)
+    """Changsha records from dicts of column → value (per-seat columns as
+    ``name: [v0, v1, v2, v3]``); ``discarder`` and ``void`` default to -1, ``index`` to the
+    position, ``game`` to index // 8, ``pay`` to the sum of sources."""
+    rows = np.zeros((len(hands), len(COL)), np.int32)
     for j, hand in enumerate(hands):
         row = rows[j]
         row[COL["index"]] = start + j
+        row[COL["game"]] = (start + j) // LENGTH
         row[COL["discarder"]] = -1
+        row[[COL[f"void_{s}"] for s in range(4)]] = -1
         for name, value in hand.items():
             if isinstance(value, list):
                 for s, v in enumerate(value):
@@ -64,9 +70,8 @@ def frame_of(hands: list[dict], start: int = 0) -> pd.DataFrame:
                 row[COL[name]] = value
         if "pay" not in hand:
             for s in range(4):
-                row[COL[f"pay_{s}"]] = sum(row[COL[f"pay_{src}_{s}"]] for src in
-                                           ("win", "qishou", "mid", "kong", "baoting"))
-    return to_frame(rows, seed=0)
+                row[COL[f"pay_{s}"]] = sum(row[COL[f"pay_{src}_{s}"]] for src in SOURCES)
+    return to_frame("changsha", rows, seed=0)
 
 
 BOTS = ("efficiency", "value", "value", "cautious")
@@ -176,6 +181,7 @@ def test_counts(summary):
                                     for name in WIN_KINDS[1:]}
     assert summary["big_wins"] == {name: int(name in ("qingyise", "pengpenghu", "qidui"))
                                    for name in BIG_WINS}
+    assert summary["patterns"] == [{"id": p.id, "name_zh": p.name_zh} for p in PATTERNS]
     assert summary["n_wins"] == 4
     check_rate(summary["big_win_rates"]["qingyise"], 1, 4)
     check_rate(summary["any_big_win"], 2, 4)
@@ -187,7 +193,7 @@ def test_payments(summary):
     assert by["win"]["mean"] == pytest.approx(-2.0)
     assert by["qishou"]["mean"] == pytest.approx(0.75)
     assert by["mid"]["mean"] == pytest.approx(-0.25)
-    assert by["kong"] == {"mean": 0.0, "se": 0.0}
+    assert list(by) == list(SOURCES) == summary["sources"]
     dist = summary["payments"]["per_seat"]
     assert dist["n"] == 16 and dist["mean"] == 0.0
     assert dist["quantiles"]["50%"] == 0.0 and dist["quantiles"]["25%"] == -2.0
@@ -204,7 +210,8 @@ def test_json_ready(summary):
     doc = json.loads(text)
     for key in ("rules", "options_hash", "seed", "lineup", "n_hands", "seats", "bots",
                 "bot_differences", "dealer", "win_rate", "draw_rate", "deal_in_rate",
-                "self_draw_share", "mean_turns", "win_kinds", "big_wins", "payments"):
+                "self_draw_share", "mean_turns", "win_kinds", "big_wins", "payments",
+                "patterns", "sources"):
         assert key in doc, key
     assert (doc["rules"], doc["options_hash"], doc["seed"]) == ("changsha", "abc", 5)
     assert doc["lineup"] == list(BOTS)
@@ -227,6 +234,7 @@ def test_no_wins():
     assert s["self_draw_share"] is None and s["n_wins"] == 0
     assert s["win_kind_rates"]["zimo"] is None
     assert s["payments"]["winner_receipt"] == {"n": 0}
+    assert s["seats"][0]["by_source"]["win"] == {"mean": 0.0, "se": 0.0}
 
 
 def test_summary_errors():
@@ -319,15 +327,17 @@ def test_parse_bots_errors(text, message):
 
 
 def synthetic_rows(seed: int, start: int, n: int) -> np.ndarray:
-    """Plausible zero-sum records of hands ``start .. start+n-1``, each drawn from its own
+    """Plausible zero-sum Changsha records of hands ``start .. start+n-1``, each drawn from its own
     generator keyed by (seed, hand index): the same hand whatever the chunk."""
-    rows = np.zeros((n, N_COLUMNS), np.int32)
+    rows = np.zeros((n, len(COL)), np.int32)
     for j in range(n):
         i = start + j
         rng = np.random.default_rng([seed, i])
         row = rows[j]
         dealer = int(rng.integers(4))
         row[[COL["index"], COL["dealer"], COL["next_dealer"]]] = i, dealer, dealer
+        row[COL["game"]] = i // LENGTH
+        row[[COL[f"void_{s}"] for s in range(4)]] = -1
         row[COL["turns"]] = rng.integers(4, 30)
         row[COL["discarder"]] = -1
         pay_win = np.zeros(4, np.int64)
@@ -366,10 +376,10 @@ def synthetic_rows(seed: int, start: int, n: int) -> np.ndarray:
 
 
 def fake_table(rules, seed, start, n, bots):
-    assert start % GAME_LENGTH == 0, start
+    assert start % game_length(rules) == 0, start
     import pyarrow as pa
 
-    return pa.Table.from_pandas(to_frame(synthetic_rows(seed, start, n), seed),
+    return pa.Table.from_pandas(to_frame("changsha", synthetic_rows(seed, start, n), seed),
                                 preserve_index=False)
 
 
@@ -386,7 +396,7 @@ def fake_engine(monkeypatch):
 
 
 def test_synthetic_rows_are_consistent():
-    df = to_frame(synthetic_rows(1, 0, 300), 1)
+    df = to_frame("changsha", synthetic_rows(1, 0, 300), 1)
     pay = df[[f"pay_{s}" for s in range(4)]].to_numpy()
     assert (pay.sum(axis=1) == 0).all()
     s = play_summary(df, "changsha", "x", 1, ("efficiency",) * 4)
@@ -396,10 +406,11 @@ def test_synthetic_rows_are_consistent():
 
 
 def test_game_chunk():
-    assert [game_chunk(c) for c in (1, 7, 8, 9, 100_000)] == [8, 8, 8, 16, 100_000]
+    assert [game_chunk(c, 8) for c in (1, 7, 8, 9, 100_000)] == [8, 8, 8, 16, 100_000]
+    assert [game_chunk(c, 4) for c in (1, 4, 5)] == [4, 4, 8]
     for bad in (0, -8, 2.5, True):
         with pytest.raises(ValueError, match="multiple of 8"):
-            game_chunk(bad)
+            game_chunk(bad, 8)
 
 
 def test_write_games_chunks_and_metadata(tmp_path, fake_engine):
@@ -409,10 +420,11 @@ def test_write_games_chunks_and_metadata(tmp_path, fake_engine):
     assert fake_engine == [(0, 16), (16, 16), (32, 16), (48, 2)]
     df = read_games(out)
     assert df["index"].tolist() == list(range(50))
-    pd.testing.assert_frame_equal(df, to_frame(synthetic_rows(9, 0, 50), 9))
+    pd.testing.assert_frame_equal(df, to_frame("changsha", synthetic_rows(9, 0, 50), 9))
     expected = run_params(rules, 9, bots) | {"total": 50, "chunk": 16}
     assert df.attrs["run"] == expected
     assert expected["kind"] == "games" and expected["bots"] == list(bots)
+    assert expected["game_length"] == LENGTH
     assert expected["options_hash"] == rules.options_hash and expected["options"]["cs_birds"] == 4
     for part in sorted(out.glob("part-*.parquet")):
         assert json.loads(pq.read_schema(part).metadata[META_KEY]) == expected
