@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.jit import njit_borrowed
+from ..kernels.jit import njit_borrowed, njit_inline
 from ..tables.suits import INF
 from . import record as R
 from . import values as V
@@ -45,7 +45,7 @@ def big_cost(G, W):
     return best
 
 
-@njit_borrowed
+@njit_inline
 def hand_key(G, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
     c = cost(G, S, W, s, counts)
@@ -69,7 +69,7 @@ def _relevant(counts, t):
     return False
 
 
-@njit_borrowed
+@njit_inline
 def _improvers(G, S, W, s, counts, best, n_fams):
     """Mark in ``W.improvers`` the kinds near the 14 tiles ``counts`` that bring the 15-tile
     hand below cost ``best``: only they can improve any 13 tiles left by a discard (adding
@@ -84,7 +84,7 @@ def _improvers(G, S, W, s, counts, best, n_fams):
         counts[t] -= 1
 
 
-@njit_borrowed
+@njit_inline
 def ukeire(G, S, W, s, counts, base, n_fams, beat):
     """Live copies of the kinds in ``W.improvers`` that lower ``counts``' cost below
     ``base`` (the first ``n_fams`` families of ``W.close``), or some number at most ``beat`` as soon as the count
@@ -219,7 +219,7 @@ def choose_discard(G, S, W, s, bot):
     return choice
 
 
-@njit_borrowed
+@njit_inline
 def best_discard_key(G, S, W, s, bot):
     """The best key seat ``s`` can reach by one discard from its current 14 tiles.
 
@@ -236,7 +236,7 @@ def best_discard_key(G, S, W, s, bot):
     return 64 * score + (b if b < 63 else 63)
 
 
-@njit_borrowed
+@njit_inline
 def choose_void(G, S, W, s):
     """定缺: the suit seat ``s`` voids — the lowest cost with it void, then the fewest of
     its tiles held, then the first suit."""
@@ -255,7 +255,7 @@ def choose_void(G, S, W, s):
     return best_v
 
 
-@njit_borrowed
+@njit_inline
 def declines_ron(G, S, W, s, bot, units, live_left):
     """Whether the value bot passes a small win on another's tile to wait for a big one."""
     if bot != R.BOT_VALUE or units > 0 or live_left < 10:

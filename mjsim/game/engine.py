@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..kernels.deal import deal_one, shuffle_into
-from ..kernels.jit import njit_borrowed
+from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.rng import index_seed
 from ..tables.suits import INF
 from . import bots as B
@@ -92,7 +92,7 @@ def _aux_cost(G, W):
     return best
 
 
-@njit_borrowed
+@njit_inline
 def _win(G, S, W, s, win_kind):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14)."""
     counts = S.concealed[s]
@@ -101,7 +101,7 @@ def _win(G, S, W, s, win_kind):
     return SC.win_value(G, W, counts, S, s, win_kind)
 
 
-@njit_borrowed
+@njit_inline
 def _win_on(G, S, W, s, t, win_kind):
     """:func:`_win` with tile ``t`` added for the test only."""
     if not can_add(S, s, S.concealed[s], t):
@@ -112,7 +112,7 @@ def _win_on(G, S, W, s, t, win_kind):
     return out
 
 
-@njit_borrowed
+@njit_inline
 def _mark_ready(G, S, W, s):
     """After seat ``s``'s hand changed (13 tiles): its cost, and ``ST_READY`` if one tile
     could complete it by cost (auxiliary 假将 shapes count where ``fake_pair`` is on)."""
@@ -125,14 +125,14 @@ def _mark_ready(G, S, W, s):
     S.status[s, ST_READY] = ready
 
 
-@njit_borrowed
+@njit_inline
 def _ready_exact(G, S, W, s):
     """Whether seat ``s``'s 13 tiles win on some tile it may add (on another's tile; 假将
     shapes count where ``fake_pair`` is on)."""
     return S.status[s, ST_READY] and waits_on(G, S, W, s, G.cfg[V.FAKE_PAIR])
 
 
-@njit_borrowed
+@njit_inline
 def _stays_ready(G, S, W, s):
     """Whether seat ``s``'s 13 tiles (its melds as they stand) are one tile from a win of a
     scoring family, tile by tile."""
@@ -246,7 +246,7 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
     return winners
 
 
-@njit_borrowed
+@njit_inline
 def _win_on_discard(G, S, W, wall, rec, bots, discarder, t, win_kind, from_pile):
     """Claims to win on ``discarder``'s tile ``t`` (a discard or the 海底 tile thrown, both
     ``from_pile``, or a robbed kong tile); the tile goes to the first winner. Returns the
@@ -284,7 +284,7 @@ def _open_kong_ok(G, live):
     return G.cfg[V.OPEN_KONG] and live >= G.cfg[V.OPEN_KONG_TILES] + 1
 
 
-@njit_borrowed
+@njit_inline
 def _own_kong(G, S, W, s, drawn, live):
     """``(kind, KONG_*)`` seat ``s`` declares from its 14 tiles, or ``(-1, KONG_NONE)``."""
     counts = S.concealed[s]
@@ -328,7 +328,7 @@ def _own_kong(G, S, W, s, drawn, live):
     return -1, KONG_NONE
 
 
-@njit_borrowed
+@njit_inline
 def _discard_kong(G, S, W, o, discarder, t, live):
     """The kong seat ``o`` (holding three) would make on ``discarder``'s ``t``: ``KONG_*``."""
     if S.status[o, ST_LOCKED] or live < _kong_floor(G):
@@ -360,7 +360,7 @@ def _take_for_meld(S, o, t, first, mtype, step):
         S.concealed[o, t] += step * (2 if mtype == MELD_PUNG else 3)
 
 
-@njit_borrowed
+@njit_inline
 def _claim_gain(G, S, W, o, bot, discarder, t, first, mtype):
     """Seat ``o``'s best key after melding ``t`` as a pung or as the chow from ``first``."""
     _take_for_meld(S, o, t, first, mtype, np.int64(-1))
@@ -371,7 +371,7 @@ def _claim_gain(G, S, W, o, bot, discarder, t, first, mtype):
     return key
 
 
-@njit_borrowed
+@njit_inline
 def _best_chow(G, S, W, o, bot, discarder, t):
     """The chow (its first kind) seat ``o`` wants on ``t``, or −1."""
     if t >= 27 or not _meld_allowed(G, S, o, t):
@@ -433,7 +433,7 @@ def _claim_on(G, S, W, bots, cur, t):
 # --------------------------------------------------------------------------- the hand
 
 
-@njit_borrowed
+@njit_inline
 def _after_discard(G, S, W, s, t):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听."""
     st = S.status
@@ -504,7 +504,7 @@ def _open_kong(G, S, W, wall, rec, bots, s):
     return -1
 
 
-@njit_borrowed
+@njit_inline
 def _haidi(G, S, W, wall, rec, bots, cur):
     """海底 (§2.3.3): the first ready player from ``cur`` takes the last tile. Returns the
     first winner or −1 (a draw)."""
@@ -542,7 +542,7 @@ def _next_draw(G, S, W, wall, rec, bots, cur):
     return _draw(G, S, wall, cur, np.int64(0))
 
 
-@njit_borrowed
+@njit_inline
 def _after_kong(G, S, W, wall, rec, bots, s, opening):
     """After seat ``s``'s kong is melded: a 补张 draws its replacement from the tail; a 开杠
     reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
@@ -556,7 +556,7 @@ def _after_kong(G, S, W, wall, rec, bots, s, opening):
     return nxt, _next_draw(G, S, W, wall, rec, bots, nxt), R.WIN_ZIMO
 
 
-@njit_borrowed
+@njit_inline
 def _close(G, S, W, rec):
     """Final columns of the record; returns the next dealer."""
     st = S.status

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels import shanten as K
-from ..kernels.jit import njit_borrowed
+from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.shanten import _hand_cost, _make_scratch
 from . import values as V
 
@@ -229,27 +229,27 @@ def evaluate(G, S, W, s, counts, families, n_families):
                       G.tables, W.rows, W.left, W.right, W.cwork, W.per_family)
 
 
-@njit_borrowed
+@njit_inline
 def cost(G, S, W, s, counts):
     """:func:`evaluate` over the rule set's scoring families, which come first in
     ``G.families`` (the hand's shanten + 1)."""
     return evaluate(G, S, W, s, counts, G.families, G.cfg[V.N_SCORING])
 
 
-@njit_borrowed
+@njit_inline
 def can_add(S, s, counts, t):
     """Whether seat ``s`` may hold one more ``t`` (never a fifth copy)."""
     return counts[t] + S.melded[s, t] < 4
 
 
-@njit_borrowed
+@njit_inline
 def live(S, s, t):
     """Copies of ``t`` seat ``s`` cannot see: 4 minus his own and everyone's visible tiles."""
     n = 4 - S.concealed[s, t] - S.seen[t]
     return n if n > 0 else 0
 
 
-@njit_borrowed
+@njit_inline
 def waits_on(G, S, W, s, aux):
     """Whether seat ``s``'s 13 tiles (its melds as they stand) win on some tile it may add;
     with ``aux`` the rule set's auxiliary families count too (假将 shapes)."""

@@ -29,5 +29,10 @@ from __future__ import annotations
 from numba import njit
 
 njit_borrowed = njit(cache=True, _nrt=False)
+#: numba's ``njit`` inlined into each caller at numba's level: for the small steps of the game
+#: engine that call the hand evaluation. Each function compiled on its own is linked with
+#: everything it calls and optimised again, so a chain of small functions over one large
+#: kernel costs compile time and memory for each link (see benchmarks/bench_compile.py)
+njit_inline = njit(cache=True, inline="always", _nrt=False)
 #: numba's ``njit`` (cached) with reference counting whoever the caller is (see above)
 njit_counted = njit(cache=True, _nrt=True)
