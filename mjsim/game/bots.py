@@ -32,7 +32,7 @@ from ..kernels.jit import njit_borrowed, njit_inline
 from ..tables.suits import INF
 from . import record as R
 from . import values as V
-from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate, live)
+from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate_inline, live)
 
 
 @njit_borrowed
@@ -46,14 +46,20 @@ def big_cost(G, W):
 
 
 @njit_inline
+def _key(G, W, c, bot):
+    """``bot``'s key of a hand of cost ``c`` whose families' costs are in ``W.per_family``."""
+    if bot != R.BOT_VALUE:
+        return 64 * c
+    b = big_cost(G, W)
+    score = c if c <= b - 1 else b - 1
+    return 64 * score + (b if b < 63 else 63)
+
+
+@njit_inline
 def hand_key(G, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
     c = cost(G, S, W, s, counts)
-    if bot != R.BOT_VALUE:
-        return 64 * c, c
-    b = big_cost(G, W)
-    score = c if c <= b - 1 else b - 1
-    return 64 * score + (b if b < 63 else 63), c
+    return _key(G, W, c, bot), c
 
 
 @njit_borrowed
@@ -80,7 +86,7 @@ def _improvers(G, S, W, s, counts, best, n_fams):
         if not G.kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
             continue
         counts[t] += 1
-        mask[t] = evaluate(G, S, W, s, counts, W.close, n_fams) < best
+        mask[t] = evaluate_inline(G, S, W, s, counts, W.close, n_fams) < best
         counts[t] -= 1
 
 
@@ -106,7 +112,7 @@ def ukeire(G, S, W, s, counts, base, n_fams, beat):
             continue
         left -= copies
         counts[t] += 1
-        c = evaluate(G, S, W, s, counts, W.close, n_fams)
+        c = evaluate_inline(G, S, W, s, counts, W.close, n_fams)
         counts[t] -= 1
         if c < base:
             n += copies
@@ -163,7 +169,7 @@ def _must_shed(G, S, s, counts):
 @njit_borrowed
 def choose_discard(G, S, W, s, bot):
     """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
-    keys, bases = W.keys, W.bases
+    keys, bases, raw = W.keys, W.bases, W.raw_keys
     counts = S.concealed[s]
     threat = threats(S, s) if bot == R.BOT_CAUTIOUS else 0
     shed = _must_shed(G, S, s, counts)
@@ -173,17 +179,16 @@ def choose_discard(G, S, W, s, bot):
     n_fams = _close_families(G, W, floor)
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
+    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close, n_fams)
     best = 1 << 40
     for d in range(34):
         keys[d] = 1 << 40
         if counts[d] == 0 or (shed >= 0 and d // 9 != shed):
             continue
         counts[d] -= 1
-        if exact_keys:
-            key, c = hand_key(G, S, W, s, counts, bot)
-        else:
-            c = evaluate(G, S, W, s, counts, W.close, n_fams)
-            key = 64 * c
+        c = evaluate_inline(G, S, W, s, counts, fams, n_eval)
+        key = _key(G, W, c, bot)
+        raw[d] = key
         counts[d] += 1
         bases[d] = c
         if threat:
@@ -213,9 +218,10 @@ def choose_discard(G, S, W, s, bot):
             if u > most:
                 most = u
                 choice = d
-    counts[choice] -= 1
-    S.status[s, ST_KEY], S.status[s, ST_COST] = hand_key(G, S, W, s, counts, bot)
-    counts[choice] += 1
+    # the chosen hand's key and cost as every scoring family counts them: those of the loop
+    # (with only the close families, the best cost is the 14 tiles' lowest, and no other
+    # family gets below it)
+    S.status[s, ST_KEY], S.status[s, ST_COST] = raw[choice], bases[choice]
     return choice
 
 

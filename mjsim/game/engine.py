@@ -284,6 +284,18 @@ def _open_kong_ok(G, live):
     return G.cfg[V.OPEN_KONG] and live >= G.cfg[V.OPEN_KONG_TILES] + 1
 
 
+@njit_borrowed
+def _kong_candidate(S, s, counts):
+    """Whether seat ``s`` holds four of a kind or the fourth tile of an exposed pung."""
+    for k in range(34):
+        if counts[k] == 4:
+            return True
+    for i in range(S.n_melds[s]):
+        if S.melds[s, i, M_TYPE] == MELD_PUNG and counts[S.melds[s, i, M_KIND]] >= 1:
+            return True
+    return False
+
+
 @njit_inline
 def _own_kong(G, S, W, s, drawn, live):
     """``(kind, KONG_*)`` seat ``s`` declares from its 14 tiles, or ``(-1, KONG_NONE)``."""
@@ -292,7 +304,7 @@ def _own_kong(G, S, W, s, drawn, live):
     if live < _kong_floor(G) or (locked and S.status[s, ST_DECLARED]):
         return -1, KONG_NONE
     open_ok = _open_kong_ok(G, live)
-    if locked and not open_ok:
+    if (locked and not open_ok) or not _kong_candidate(S, s, counts):
         return -1, KONG_NONE
     c14 = cost(G, S, W, s, counts)
     ready_before = c14 <= 1
@@ -653,6 +665,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     cur = dealer
     drawn = NO_TILE     # the tile the player to move just drew
     drew = True         # the turn began with a draw (or is the dealer's first)
+    fresh = False       # that draw was a normal one, after the seat's own discard
     self_kind = R.WIN_ZIMO
     while True:
         # ---- the player to move holds 14 tiles (kongs counted as 3)
@@ -663,7 +676,10 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
         if drew:
             if drawn >= 0 and G.cfg[V.MID_GAME]:
                 SC.mid_game(G, S, W, cur, rec)
-            legal, u, b = _win(G, S, W, cur, self_kind)
+            # a normal draw completes only a hand that was ready (its status is of these 13
+            # tiles); after the deal or a kong the hand is evaluated
+            legal, u, b = _win(G, S, W, cur, self_kind) if not fresh or st[cur, ST_READY] \
+                else (False, 0, 0)
             if legal:
                 S.units[cur] = u
                 S.bits[cur] = b
@@ -687,6 +703,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 S.pos[P_KONGS] += 1
                 cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
                                                     how == KONG_OPEN)
+                fresh = False
                 if drawn < 0:
                     break
                 continue
@@ -709,6 +726,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             cur = (cur + 1) % 4
             drawn = _next_draw(G, S, W, wall, rec, bots, cur)
             drew = True
+            fresh = True
             self_kind = R.WIN_ZIMO
             if drawn < 0:
                 break
@@ -728,6 +746,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
                                                 claim == CLAIM_OPEN_KONG)
             drew = True
+            fresh = False
             if drawn < 0:
                 break
     return _close(G, S, W, rec)

@@ -71,6 +71,7 @@ Scratch = namedtuple("Scratch", (
     "birds",      # int64[8]: scoring work (bird tiles)
     "counts",     # int64[8]: scoring work (pattern counts)
     "keys",       # int64[34]: a bot's key for each discard
+    "raw_keys",   # int64[34]: the same before the cautious bot's danger
     "bases",      # int64[34]: the cost behind each key
     "improvers",  # int64[34]: kinds that improve the hand
     "close",      # int64[n_families, FAMILY_COLUMNS]: the families a bot still weighs
@@ -102,13 +103,14 @@ def new_state():
 def new_scratch(n_families):
     """A thread's buffers (see :class:`Scratch`), with room for ``n_families`` family rows."""
     rows, left, right, cwork, per_family = _make_scratch()
+    i34 = np.zeros(34, np.int64)
     return Scratch(rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
                    np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
-                   np.zeros(34, np.int64), np.zeros(34, np.int64), np.zeros(34, np.int64),
+                   i34.copy(), i34.copy(), i34.copy(), i34.copy(),
                    np.zeros((n_families, K.FAMILY_COLUMNS), np.int64), np.zeros(8, np.bool_),
-                   np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros((1, 4, 34), np.uint8),
-                   np.zeros((1, 4), np.uint8), np.zeros((1, 4), np.int8), np.zeros(4, np.int64),
-                   np.zeros(34, np.uint8))
+                   np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                   np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4), np.uint8),
+                   np.zeros((1, 4), np.int8), np.zeros(4, np.int64), np.zeros(34, np.uint8))
 
 
 @njit_borrowed
@@ -211,8 +213,7 @@ def upgrade_pung(G, S, s, i, step):
     S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
-@njit_borrowed
-def evaluate(G, S, W, s, counts, families, n_families):
+def _evaluate(G, S, W, s, counts, families, n_families):
     """Fewest tiles missing from a win of any of the first ``n_families`` rows of
     ``families`` (the shanten kernel's family rows)
     for ``counts`` as seat ``s``'s concealed tiles, its melds, wildcards and void suit as
@@ -227,6 +228,13 @@ def evaluate(G, S, W, s, counts, families, n_families):
     return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families[:n_families],
                       G.cfg[V.MELDS], G.kind_mask, G.honour_mask, S.wild[s], W.caps,
                       G.tables, W.rows, W.left, W.right, W.cwork, W.per_family)
+
+
+evaluate = njit_borrowed(_evaluate)
+#: :func:`evaluate` inlined into its caller: only for the bots' innermost loops, where a call
+#: (which copies every array of the rule set, state and scratch tuples) costs as much as the
+#: evaluation itself; each use compiles the shanten kernel once more
+evaluate_inline = njit_inline(_evaluate)
 
 
 @njit_inline
