@@ -32,7 +32,7 @@ from ..kernels.jit import njit_borrowed, njit_inline
 from ..tables.suits import INF
 from . import record as R
 from . import values as V
-from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate_inline, live)
+from .state import ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate_inline, live
 
 
 @njit_borrowed
@@ -76,45 +76,53 @@ def _relevant(counts, t):
 
 
 @njit_inline
-def _improvers(G, S, W, s, counts, best, n_fams):
-    """Mark in ``W.improvers`` the kinds near the 14 tiles ``counts`` that bring the 15-tile
-    hand below cost ``best``: only they can improve any 13 tiles left by a discard (adding
-    tiles never raises a cost, and removing one never lowers it)."""
-    mask = W.improvers
-    for t in range(34):
-        mask[t] = 0
-        if not G.kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
-            continue
-        counts[t] += 1
-        mask[t] = evaluate_inline(G, S, W, s, counts, W.close, n_fams) < best
-        counts[t] -= 1
+def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
+    """What one more tile does to ``counts`` (families: the first ``n_fams`` of ``W.close``).
 
+    With ``d`` < 0 (the 14 tiles): mark in ``W.improvers`` the kinds near them that bring
+    the 15-tile hand below cost ``base`` — only they can improve any 13 tiles left by a
+    discard (adding tiles never raises a cost, removing one never lowers it) — and return 0.
 
-@njit_inline
-def ukeire(G, S, W, s, counts, base, n_fams, beat):
-    """Live copies of the kinds in ``W.improvers`` that lower ``counts``' cost below
-    ``base`` (the first ``n_fams`` families of ``W.close``), or some number at most ``beat`` as soon as the count
-    cannot exceed ``beat`` (the caller keeps only a count above it). Kinds with no live
-    copy count nothing and are not evaluated."""
+    With ``d`` ≥ 0 (the 13 tiles left by discarding ``d`` from 14 of cost ``c14``): the
+    live copies of the marked kinds that bring them below ``base`` (ukeire), or some number
+    at most ``beat`` as soon as the count cannot exceed ``beat`` (the caller keeps only a
+    count above it). Kinds with no live copy count nothing and are not evaluated; ``d``
+    drawn back is the 14 tiles, of cost ``c14``.
+
+    One function for both, so that the bots' tie-break compiles one inlined evaluation.
+    """
     mask = W.improvers
+    marking = d < 0
     left = 0
-    for t in range(34):
-        if mask[t] and can_add(S, s, counts, t):
-            left += live(S, s, t)
+    if not marking:
+        for t in range(34):
+            if mask[t] and can_add(S, s, counts, t):
+                left += live(S, s, t)
     n = 0
     for t in range(34):
-        if not mask[t] or not can_add(S, s, counts, t):
-            continue
-        if n + left <= beat:
-            return n
-        copies = live(S, s, t)
-        if copies == 0:
-            continue
-        left -= copies
-        counts[t] += 1
-        c = evaluate_inline(G, S, W, s, counts, W.close, n_fams)
-        counts[t] -= 1
-        if c < base:
+        copies = 0
+        if marking:
+            mask[t] = 0
+            if not G.kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
+                continue
+        else:
+            if not mask[t] or not can_add(S, s, counts, t):
+                continue
+            if n + left <= beat:
+                return n
+            copies = live(S, s, t)
+            if copies == 0:
+                continue
+            left -= copies
+        if t == d:
+            c = c14
+        else:
+            counts[t] += 1
+            c = evaluate_inline(G, S, W, s, counts, W.close, n_fams)
+            counts[t] -= 1
+        if marking:
+            mask[t] = c < base
+        elif c < base:
             n += copies
     return n
 
@@ -207,17 +215,21 @@ def choose_discard(G, S, W, s, bot):
         if exact_keys:
             cost(G, S, W, s, counts)
             n_fams = _close_families(G, W, bases[choice])
-        _improvers(G, S, W, s, counts, bases[choice], n_fams)
+        # the improving kinds of the 14 tiles (d = −1), then the most live improving tiles
         most = np.int64(-1)
-        for d in range(34):
-            if keys[d] != best:
-                continue
-            counts[d] -= 1
-            u = ukeire(G, S, W, s, counts, bases[d], n_fams, most)
-            counts[d] += 1
-            if u > most:
-                most = u
-                choice = d
+        base = bases[choice]
+        for d in range(-1, 34):
+            if d >= 0:
+                if keys[d] != best:
+                    continue
+                counts[d] -= 1
+                base = bases[d]
+            u = _tile_scan(G, S, W, s, counts, n_fams, base, most, np.int64(d), c14)
+            if d >= 0:
+                counts[d] += 1
+                if u > most:
+                    most = u
+                    choice = d
     # the chosen hand's key and cost as every scoring family counts them: those of the loop
     # (with only the close families, the best cost is the 14 tiles' lowest, and no other
     # family gets below it)

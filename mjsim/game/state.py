@@ -230,11 +230,20 @@ def _evaluate(G, S, W, s, counts, families, n_families):
                       G.tables, W.rows, W.left, W.right, W.cwork, W.per_family)
 
 
-evaluate = njit_borrowed(_evaluate)
-#: :func:`evaluate` inlined into its caller: only for the bots' innermost loops, where a call
-#: (which copies every array of the rule set, state and scratch tuples) costs as much as the
-#: evaluation itself; each use compiles the shanten kernel once more
+#: :func:`evaluate` with the kernel inlined into its caller: only for the bots' innermost
+#: loops (each use compiles the kernel once more); everywhere else :func:`evaluate` calls it
 evaluate_inline = njit_inline(_evaluate)
+
+
+@njit_inline
+def evaluate(G, S, W, s, counts, families, n_families):
+    """:func:`_evaluate` through a call of the kernel with only the arrays it reads (a call
+    with the whole rule set, state and scratch tuples copies all their arrays, as long as
+    the evaluation itself)."""
+    return K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
+                       families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
+                       S.wild[s], W.caps, G.tables,
+                       (W.rows, W.left, W.right, W.cwork, W.per_family))
 
 
 @njit_inline

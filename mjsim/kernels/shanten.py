@@ -466,13 +466,14 @@ def make_scratch():
             np.empty((6, 2), np.int64), constrained.make_work(), np.empty(16, np.int64))
 
 
-@njit(cache=True)
+@njit_borrowed
 def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
               wild_mask, caps, tabs, scratch):
     """Fewest tiles missing from the nearest win of any family; shanten is this minus one.
 
     ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
-    :func:`make_scratch`'s buffers. Returns ``INF`` when no family is in reach.
+    :func:`make_scratch`'s buffers. Returns ``INF`` when no family is in reach. Compiled
+    without reference counting: the game engine calls it in its decisions.
     """
     rows, left, right, cwork, per_family = scratch
     return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
