@@ -186,6 +186,9 @@ OPTION_SETS = [
     ("changsha_classic_1980s", {}),
     ("generic", {}),
     ("generic", dict(gen_multi_ron=True, gen_flowers=True, gen_baoting_lock=False)),
+    ("dingque", {}),
+    ("dingque", dict(dq_tiles=136, dq_allow_chow=True, dq_discard_void_first=True,
+                     dq_void_melds=True)),
 ]
 BOTS = ["efficiency", "efficiency,value,cautious,efficiency", "cautious,value,value,cautious"]
 
