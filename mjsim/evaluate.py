@@ -29,7 +29,7 @@ from .tables.flagged import CHOW, PUNG, YAO, load_flagged
 from .tables.flagged import N_COLS as FLAG_COLS
 from .tables.merged import load_merged
 from .tables.suits import INF, load_tables
-from .tiles import N_KINDS, Hand, is_258, is_honour, is_terminal, name
+from .tiles import N_KINDS, Hand, name
 
 #: the wildcard kinds held by a hand may be given by name, kind index or notation
 WildSpec = Any
@@ -122,21 +122,12 @@ def wild_mask(wild: WildSpec) -> np.ndarray:
 
 
 def meld_flags(hand: Hand) -> int:
-    """What a hand's declared melds rule out, as the kernels' ``meld_flags`` bits."""
-    flags = 0
-    for meld in hand.melds:
-        if meld.type == "chow":
-            flags |= K.HAS_CHOW
-        if any(not is_258(k) for k in meld.kinds):
-            flags |= K.HAS_NON258
-        flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[min(meld.first // 9, 3)]
-        if meld.type == "kong" and meld.concealed:
-            flags |= K.HAS_CONCEALED_KONG
-        if meld.type != "chow":
-            flags |= K.HAS_PUNG_MELD
-        if any(is_terminal(k) or is_honour(k) for k in meld.kinds):
-            flags |= K.HAS_YAO_MELD
-    return flags
+    """What a hand's declared melds rule out, as the kernels' ``meld_flags`` bits
+    (:func:`mjsim.kernels.shanten.meld_flags`, which the game engine uses too)."""
+    rows = np.array([(m.first, K.MELD_CHOW if m.type == "chow" else K.MELD_PUNG
+                      if m.type == "pung" else K.MELD_CKONG if m.concealed else K.MELD_KONG)
+                     for m in hand.melds], dtype=np.int64).reshape(-1, 2)
+    return int(K.meld_flags(rows, np.int64(len(rows)), np.int64(0)))
 
 
 def _as_hand(hand: Hand | str, rules: RuleSet) -> Hand:

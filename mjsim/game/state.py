@@ -26,11 +26,9 @@ from numba import njit
 
 from ..kernels import shanten as K
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import _hand_cost, _make_scratch
+from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
+                               _make_scratch, meld_flags)
 from . import values as V
-
-MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CKONG = range(4)
-MELD_TYPES = ("chow", "pung", "kong", "concealed_kong")
 #: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
 M_KIND, M_TYPE, M_FROM = range(3)
 #: per-seat status columns (``State.status``)
@@ -134,29 +132,6 @@ def reset_state(S, dealer, size):
     S.pay[:] = 0
     S.units[:] = 0
     S.bits[:] = 0
-
-
-@njit_borrowed
-def meld_flags(melds, n, ckong_is_exposed):
-    """The shanten kernel's flags of ``n`` meld rows (``ckong_is_exposed``: a concealed kong
-    does not break 全求人)."""
-    flags = 0
-    for i in range(n):
-        kind, mtype = melds[i, M_KIND], melds[i, M_TYPE]
-        if mtype == MELD_CHOW:
-            flags |= K.HAS_CHOW
-            flags |= K.HAS_NON258
-        else:
-            flags |= K.HAS_PUNG_MELD
-            if kind >= 27 or kind % 9 not in (1, 4, 7):
-                flags |= K.HAS_NON258
-        if mtype == MELD_CKONG and not ckong_is_exposed:
-            flags |= K.HAS_CONCEALED_KONG
-        flags |= (K.SUIT_M, K.SUIT_P, K.SUIT_S, K.SUIT_Z)[kind // 9]
-        first = kind % 9
-        if kind >= 27 or first == 0 or first == 8 or (mtype == MELD_CHOW and first == 6):
-            flags |= K.HAS_YAO_MELD
-    return flags
 
 
 @njit_borrowed

@@ -54,10 +54,42 @@ HAS_CONCEALED_KONG = 64
 HAS_PUNG_MELD = constrained.HAS_PUNG_MELD
 HAS_YAO_MELD = constrained.HAS_YAO_MELD
 
+#: meld types of a meld row ``(first kind, type, …)``
+MELD_TYPES = ("chow", "pung", "kong", "concealed_kong")
+MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CKONG = range(len(MELD_TYPES))
+
 #: returned when no hand of the family can be reached (e.g. 全求人 without four melds)
 IMPOSSIBLE = 99
 
 _SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
+
+
+@njit_borrowed
+def meld_flags(melds, n, ckong_is_exposed):
+    """The ``meld_flags`` bits of the first ``n`` meld rows ``(first kind, MELD_*, …)``
+    (``ckong_is_exposed``: a concealed kong does not break 全求人).
+
+    >>> int(meld_flags(np.array([[0, MELD_CHOW], [31, MELD_PUNG]]), 2, 0)) == (
+    ...     HAS_CHOW | HAS_NON258 | SUIT_M | SUIT_Z | HAS_PUNG_MELD | HAS_YAO_MELD)
+    True
+    """
+    flags = 0
+    for i in range(n):
+        kind, mtype = melds[i, 0], melds[i, 1]
+        if mtype == MELD_CHOW:
+            flags |= HAS_CHOW
+            flags |= HAS_NON258
+        else:
+            flags |= HAS_PUNG_MELD
+            if kind >= 27 or kind % 9 not in (1, 4, 7):
+                flags |= HAS_NON258
+        if mtype == MELD_CKONG and not ckong_is_exposed:
+            flags |= HAS_CONCEALED_KONG
+        flags |= (SUIT_M, SUIT_P, SUIT_S, SUIT_Z)[kind // 9]
+        first = kind % 9
+        if kind >= 27 or first == 0 or first == 8 or (mtype == MELD_CHOW and first == 6):
+            flags |= HAS_YAO_MELD
+    return flags
 
 
 @njit(cache=True, inline="always")
