@@ -58,7 +58,8 @@ ENTRIES = {
 }
 _PRELUDE = "import time, resource\n"
 _AFTER = """
-print(f"{time.perf_counter() - t:.1f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{time.perf_counter() - t:.1f} {peak:.0f}")
 """
 
 

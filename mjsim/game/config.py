@@ -120,7 +120,7 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
             params[key] = value
         else:
             raise RulesError(f"{where}: [game] {key} is neither an engine value nor one of the "
-                             f"{spec.get('scoring', 'model')} model's; engine: "
+                             f"{rules.game_spec['scoring']} model's; engine: "
                              f"{', '.join(V.ENGINE)}; model: {', '.join(scoring.PARAMS)}")
     for key, (allowed, _) in V.ENGINE.items():
         if isinstance(allowed, tuple) and isinstance(engine[key], str):

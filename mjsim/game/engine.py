@@ -28,15 +28,15 @@ from numba import njit, prange
 from ..kernels.deal import deal_one, shuffle_into
 from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.rng import index_seed
+from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..tables.suits import INF
 from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import GameRules
-from .state import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, M_KIND, M_TYPE, NO_VOID,
-                    P_DEALER, P_HEAD, P_KONGS, P_OPEN_KONGS, P_TAIL, P_TURNS, P_WINNER,
-                    POSITIONS, STATUS, ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
+from .state import (M_KIND, M_TYPE, P_DEALER, P_HEAD, P_KONGS, P_OPEN_KONGS, P_TAIL, P_TURNS,
+                    P_WINNER, POSITIONS, STATUS, ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
                     pop_meld, reset_state, upgrade_pung, waits_on)

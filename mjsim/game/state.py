@@ -26,8 +26,7 @@ from numba import njit
 
 from ..kernels import shanten as K
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
-                               _make_scratch, meld_flags)
+from ..kernels.shanten import MELD_CHOW, MELD_KONG, MELD_PUNG, _hand_cost, _make_scratch, meld_flags
 from . import values as V
 #: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
 M_KIND, M_TYPE, M_FROM = range(3)
