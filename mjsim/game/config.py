@@ -164,9 +164,9 @@ changsha_transition_1990
                   col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
                   reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
                   wild_step=spec.wild_step)
-    for name in ("win", "kong", "declare", "qishou", "mid"):
-        src = {"declare": "baoting"}.get(name, name)
-        engine[f"src_{name}"] = sources.index(src) if src in sources else -1
+    for slot, src in (("win", "win"), ("kong", "kong"), ("declare", "baoting"),
+                      ("qishou", "qishou"), ("mid", "mid")):
+        engine[f"src_{slot}"] = sources.index(src) if src in sources else -1
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
     arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
                        comp.kind_mask, comp.honour_mask, comp.tables, spec.deal_seats,

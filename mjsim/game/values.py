@@ -8,7 +8,7 @@ its allowed values and default, and its slot in ``GameRules.cfg`` is the upper-c
 
 >>> ENGINE["wall_end"]
 (('empty', 'haidi'), 'empty')
->>> WALL_END, END_HAIDI, cfg_index("multi_ron") == MULTI_RON
+>>> WALL_END, END_HAIDI, cfg_index("multi_win") == MULTI_WIN
 (2, 1, True)
 """
 

@@ -329,7 +329,7 @@ class RuleSet:
     ``options`` passed in may omit options (they take their defaults); the instance holds
     all of them, read-only. ``tiles_spec`` and ``core_spec`` are the preset's ``[tiles]``
     and ``[core]`` tables; the fields after them are those tables resolved against the
-    options. Two rule sets are equal when their ids and options are.
+    options. Two rule sets are equal when their ids, options and [game] tables are.
     """
 
     id: str
@@ -504,7 +504,8 @@ class RuleSet:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RuleSet):
             return NotImplemented
-        return self.id == other.id and dict(self.options) == dict(other.options)
+        return (self.id == other.id and dict(self.options) == dict(other.options)
+                and dict(self.game_spec) == dict(other.game_spec))
 
     def __hash__(self) -> int:
         return hash((self.id, self.options_hash))
