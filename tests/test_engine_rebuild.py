@@ -24,11 +24,13 @@ import pytest
 from mjsim.game import values as V
 from mjsim.game.bots import choose_discard, choose_void
 from mjsim.game.config import game_config
-from mjsim.game.engine import _win
+from mjsim.game import record as R
+from mjsim.game.engine import _after_discard, _barred, _pass, _ron_claims, _win
 from mjsim.game.play import columns, play_frame, play_rows, play_wall
-from mjsim.game.state import MELD_CHOW, ST_DECLARED, new_scratch, new_state
+from mjsim.game.state import MELD_CHOW, ST_DECLARED, ST_READY, new_scratch, new_state
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
+from mjsim.rules.model import FrozenDict
 from mjsim.sim.walls import WallSpec, walls
 
 DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
@@ -168,3 +170,71 @@ def test_each_engine_function_compiles_once(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     compiled, bad = out.stdout.strip().split(" ", 1)
     assert int(compiled) > 20 and bad == "[]", out.stdout
+
+
+# ----------------------------------------------------------------------------- more values
+
+
+def _with_game(rules, **values):
+    """``rules`` with its [game] table changed (a rule set that plays by other values)."""
+    return replace(rules, game_spec=FrozenDict({**rules.game_spec, **values}))
+
+
+@pytest.mark.parametrize("policy, winners", [("first", 0b0010), ("all", 0b0110),
+                                             ("largest", 0b0100)])
+def test_several_win_claims(policy, winners):
+    """Seat 0 throws 5s: seat 1 wins small (234m567p22p34s678s), seat 2 wins 清一色
+    (1112345678999s). Head bump keeps seat 1, all keeps both, the largest hand seat 2."""
+    rules = _with_game(load_rules("changsha"), multi_win=policy)
+    g, S, W = _position(rules, {1: "234m567p22p34s678s", 2: "1112345678999s"})
+    S.status[1:3, ST_READY] = 1
+    W.offered[0] = parse_hand("5s").counts.argmax()
+    bots = np.zeros(4, dtype=np.int64)
+    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == winners
+    if policy == "largest":
+        assert S.units[2] == 1 and S.units[1] == 0
+
+
+@pytest.mark.parametrize("bar, other_kind_barred", [("guoshou", True), ("same_kind", False)])
+def test_pass_bars(bar, other_kind_barred):
+    """过手 bars every tile of others until one's discard; the same-kind bar only the kind."""
+    rules = _with_game(load_rules("generic"), pass_bar=bar)
+    g, S, W = _position(rules, {})
+    _pass(g, S, 1, 5)
+    assert _barred(g, S, 1, 0, 5)
+    assert _barred(g, S, 1, 0, 6) == other_kind_barred
+
+
+def test_declare_required():
+    """With 报听 required no hand is won undeclared; at least 10 concealed tiles to declare."""
+    rules = _with_game(load_rules("generic"), declare="required", declare_min_concealed=10)
+    df = play_frame(rules, 160, seed=2, bots="efficiency,value,cautious,efficiency")
+    won = df["outcome"] == 1
+    assert won.sum() > 40 and (df["winners"][won] & ~df["declared"][won]).eq(0).all()
+    g, S, W = _position(rules, {0: "123m45p11z", 1: "123m456p789s11z22z"})
+    S.n_melds[0] = 2  # two chows and 7 concealed tiles, ready on 3p/6p: too few to declare
+    S.melds[0, :2, :2] = ((18, MELD_CHOW), (21, MELD_CHOW))
+    for seat in (0, 1):
+        S.status[seat, ST_READY] = 1
+    _after_discard(g, S, W, 0, 0)
+    _after_discard(g, S, W, 1, 0)
+    assert S.status[0, ST_DECLARED] == 0 and S.status[1, ST_DECLARED] == 1
+
+
+def test_wild_indicator_in_play():
+    """The deal pipeline's indicator makes a kind wild for the hand (百搭's wall, generic
+    payments): every hand records it, sums to zero and replays; wins use the wild tiles."""
+    rules = replace(load_rules("shanghai_baida"), game_spec=FrozenDict(
+        {"scoring": "generic", "wild": "indicator", "rotation": "dealer_keeps"}))
+    n = 96
+    df = play_frame(rules, n, seed=6)
+    assert df["wild_kind"].between(0, 33).all()
+    assert (df[[f"pay_{s}" for s in range(4)]].sum(axis=1) == 0).all()
+    ws = walls(WallSpec.from_rules(rules), 6, 0, n)
+    used = 0
+    for i in np.flatnonzero(df["outcome"].to_numpy() == 1)[:30]:
+        rec, st = play_wall(rules, ws[i], int(df["dealer"].iloc[i]))
+        assert rec["pay_0"] == df["pay_0"].iloc[i]
+        w = int(rec["winners"]).bit_length() - 1
+        used += st["concealed"][w][rec["wild_kind"]] > 0
+    assert used > 0

@@ -75,7 +75,7 @@ def _draw(G, S, wall, s, from_tail):
         else:
             t = np.int64(wall[S.pos[P_HEAD]])
             S.pos[P_HEAD] += 1
-        if t < 34:
+        if not G.is_bonus[t]:
             S.concealed[s, t] += 1
             return t
         S.status[s, ST_BONUS] += 1
@@ -96,6 +96,8 @@ def _aux_cost(G, W):
 def _win(G, S, W, s, win_kind):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14)."""
     counts = S.concealed[s]
+    if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED]:
+        return False, 0, 0
     if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0:
         return False, 0, 0
     return SC.win_value(G, W, counts, S, s, win_kind)
@@ -146,14 +148,17 @@ def _barred(G, S, o, discarder, t):
     st = S.status
     if not st[o, ST_PASS_BAR]:
         return False
+    if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
+        return t == st[o, ST_PASS_KIND]
     return not (G.cfg[V.PASS_FOLLOW_EXCEPTION] and discarder == (o + 1) % 4
                 and t == st[o, ST_PASS_KIND] and S.pos[P_TURNS] == st[o, ST_PASS_TURN] + 1)
 
 
 @njit_borrowed
 def _pass(G, S, o, t):
-    """Seat ``o`` passed a win on ``t``: 过手 bars it until its next discard."""
-    if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU:
+    """Seat ``o`` passed a win on ``t``: ``pass_bar`` bars it (过手: until its next discard;
+    the same kind: until its next draw)."""
+    if G.cfg[V.PASS_BAR] != V.PASS_NONE:
         S.status[o, ST_PASS_BAR] = 1
         S.status[o, ST_PASS_KIND] = t
         S.status[o, ST_PASS_TURN] = S.pos[P_TURNS]
@@ -220,6 +225,7 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
     (bitmask), in turn order, each on its best tile (``W.tiles``); passes are barred by
     ``pass_bar``. ``multi_win`` first keeps only the first claimant."""
     winners = 0
+    largest = np.int64(-1)
     for j in range(1, 4):
         o = (discarder + j) % 4
         if not S.status[o, ST_READY]:
@@ -236,14 +242,19 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
                 S.bits[o] = b
         if top < 0:
             continue
-        if B.declines_ron(G, S, W, o, bots[o], top, _live(G, S)):
+        must = G.cfg[V.DECLARE_MUST_WIN] and S.status[o, ST_DECLARED]
+        if not must and B.declines_ron(G, S, W, o, bots[o], top, _live(G, S)):
             _pass(G, S, o, W.tiles[o])
             continue
         S.units[o] = top
+        if G.cfg[V.MULTI_WIN] == V.MULTI_LARGEST:
+            if largest < 0 or top > S.units[largest]:
+                largest = o
+            continue
         winners |= 1 << o
         if G.cfg[V.MULTI_WIN] == V.MULTI_FIRST:
             break
-    return winners
+    return winners if largest < 0 else 1 << largest
 
 
 @njit_inline
@@ -449,14 +460,15 @@ def _claim_on(G, S, W, bots, cur, t):
 def _after_discard(G, S, W, s, t):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听."""
     st = S.status
-    st[s, ST_PASS_BAR] = 0
-    st[s, ST_PASS_KIND] = -1
+    if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU:
+        st[s, ST_PASS_BAR] = 0
+        st[s, ST_PASS_KIND] = -1
     S.pos[P_TURNS] += 1
     _mark_ready(G, S, W, s)
     if st[s, ST_READY] and _win_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]:
         _pass(G, S, s, t)  # discarding one's own winning kind passes it (§2.3.4 base rule)
-    if G.cfg[V.DECLARE] == V.DECLARE_OPTIONAL and not st[s, ST_DECLARED] and \
-            _ready_exact(G, S, W, s):
+    if G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
+            S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED] and _ready_exact(G, S, W, s):
         st[s, ST_DECLARED] = 1
         if G.cfg[V.DECLARE_LOCK]:
             st[s, ST_LOCKED] = 1
@@ -600,10 +612,12 @@ def _close(G, S, W, rec):
 
 @njit_borrowed
 def _deal(G, S, W, wall, dealer):
-    """The deal pipeline's deal of ``wall`` (its seat 0 is the dealer here)."""
-    _, _, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
-                                  G.cfg[V.INDICATOR], G.cfg[V.WILD_STEP], G.next_kinds,
-                                  W.pending, W.hands, W.dealt_bonus, W.first_draw, np.int64(0))
+    """The deal pipeline's deal of ``wall`` (its seat 0 is the dealer here); returns the
+    wild kind its indicator makes (−1: none), wild for every seat where ``wild`` says so."""
+    _, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
+                                     G.cfg[V.INDICATOR], G.cfg[V.WILD_STEP], G.next_kinds,
+                                     W.pending, W.hands, W.dealt_bonus, W.first_draw,
+                                     np.int64(0))
     for r in range(4):
         s = (dealer + r) % 4
         for k in range(34):
@@ -611,6 +625,9 @@ def _deal(G, S, W, wall, dealer):
         S.status[s, ST_BONUS] = W.dealt_bonus[0, r]
     S.pos[P_HEAD] = G.seats.size
     S.pos[P_TAIL] = wall.size - tail_used
+    if G.cfg[V.WILD] == V.WILD_INDICATOR and wild >= 0:
+        S.wild[:, wild] = True
+    return np.int64(wild)
 
 
 @njit_borrowed
@@ -643,7 +660,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     rec[R.C_DISCARDER] = -1
     rec[R.C_WIN_TILE] = -1
     SC.reset_record(G, rec)
-    _deal(G, S, W, wall, dealer)
+    wild = _deal(G, S, W, wall, dealer)
+    rec[R.C_WILD_KIND] = wild if G.cfg[V.WILD] == V.WILD_INDICATOR else -1
     _script(G, S, script)
     if G.cfg[V.VOID] == V.VOID_DECLARED:
         for j in range(4):
@@ -674,6 +692,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 rec[R.C_OUTCOME] = R.OUT_QISHOU_END
                 break
         if drew:
+            if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
+                st[cur, ST_PASS_BAR] = 0  # the bar on a passed kind ends with one's draw
             if drawn >= 0 and G.cfg[V.MID_GAME]:
                 SC.mid_game(G, S, W, cur, rec)
             # a normal draw completes only a hand that was ready (its status is of these 13

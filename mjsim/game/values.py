@@ -22,15 +22,23 @@ ENGINE: dict[str, tuple] = {
     # the end of the wall: a draw when it is empty, or Changsha's 海底 (§2.3.3)
     "wall_end": (("empty", "haidi"), "empty"),
     "haidi_may_decline": (bool, False),
-    # declaring ready (报听): none, or optional (with a lock when declare_lock)
-    "declare": (("none", "optional"), "none"),
+    # declaring ready (报听): none, optional, or required to win; with at least
+    # declare_min_concealed concealed tiles; locked after it (declare_lock); a declared
+    # hand that must take any win (declare_must_win)
+    "declare": (("none", "optional", "required"), "none"),
     "declare_lock": (bool, False),
-    # what passing a win bars: nothing, or 过手 (no win on another's tile until one's own
-    # discard), with the follow exception (§2.3.4)
-    "pass_bar": (("none", "guoshou"), "none"),
+    "declare_min_concealed": (int, 0),
+    "declare_must_win": (bool, False),
+    # what passing a win bars: nothing; 过手 (no win on another's tile until one's own
+    # discard), with the follow exception (§2.3.4); or the same kind until one's own draw
+    "pass_bar": (("none", "guoshou", "same_kind"), "none"),
     "pass_follow_exception": (bool, False),
-    # several win claims on one tile: the first in turn order (head bump), or all
-    "multi_win": (("first", "all"), "first"),
+    # several win claims on one tile: the first in turn order (head bump), all, or the
+    # largest hand (the first in turn order among equals)
+    "multi_win": (("first", "all", "largest"), "first"),
+    # wildcards: none, or the kind the deal pipeline's indicator makes wild, for every seat
+    # and the whole hand (the rule set's wall turns the indicator)
+    "wild": (("none", "indicator"), "none"),
     # who may be chowed: nobody, or the 上家
     "chow": (("none", "left"), "left"),
     # the next dealer: the first winner (the dealer again after a draw), or the dealer keeps
@@ -85,8 +93,8 @@ def cfg_index(name: str) -> int:
     return list(ENGINE).index(name)
 
 
-(HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, PASS_BAR,
- PASS_FOLLOW_EXCEPTION, MULTI_WIN, CHOW, ROTATION, VOID, VOID_FIRST, VOID_MELDS,
+(HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
+ DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, MULTI_WIN, WILD, CHOW, ROTATION, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
  RESERVE, INDICATOR, WILD_STEP,
@@ -95,9 +103,10 @@ def cfg_index(name: str) -> int:
 
 # choice codes (their index in ENGINE)
 END_EMPTY, END_HAIDI = range(2)
-DECLARE_NONE, DECLARE_OPTIONAL = range(2)
-PASS_NONE, PASS_GUOSHOU = range(2)
-MULTI_FIRST, MULTI_ALL = range(2)
+DECLARE_NONE, DECLARE_OPTIONAL, DECLARE_REQUIRED = range(3)
+PASS_NONE, PASS_GUOSHOU, PASS_SAME_KIND = range(3)
+MULTI_FIRST, MULTI_ALL, MULTI_LARGEST = range(3)
+WILD_NONE, WILD_INDICATOR = range(2)
 CHOW_NONE, CHOW_LEFT = range(2)
 ROT_WINNER, ROT_DEALER_KEEPS = range(2)
 VOID_NONE, VOID_DECLARED = range(2)
