@@ -66,6 +66,10 @@ def test_game_table_errors_name_the_value():
         game_config(replace(rules, game_spec={**rules.game_spec, "chow": "anyone"}))
     with pytest.raises(RulesError, match="neither an engine value nor one of the generic"):
         game_config(replace(rules, game_spec={**rules.game_spec, "birds": 2}))
+    with pytest.raises(RulesError, match="hand_size comes from the rule set's tiles"):
+        game_config(replace(rules, game_spec={**rules.game_spec, "hand_size": 16}))
+    with pytest.raises(RulesError, match="needs a wall that turns its indicator"):
+        game_config(replace(rules, game_spec={**rules.game_spec, "wild": "indicator"}))
 
 
 # ----------------------------------------------------------------------------- 定缺
@@ -203,6 +207,8 @@ def test_pass_bars(bar, other_kind_barred):
     _pass(g, S, 1, 5)
     assert _barred(g, S, 1, 0, 5)
     assert _barred(g, S, 1, 0, 6) == other_kind_barred
+    _pass(g, S, 1, 8)  # a second kind passed: both stay barred
+    assert _barred(g, S, 1, 0, 5) and _barred(g, S, 1, 0, 8)
 
 
 def test_declare_required():

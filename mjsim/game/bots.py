@@ -284,7 +284,9 @@ def declines_ron(G, S, W, s, bot, units, live_left):
 
 @njit_borrowed
 def takes_haidi(G, S, s, bot):
-    """Whether a ready seat takes the 海底 tile (it must, unless the rules let it refuse)."""
-    if not G.cfg[V.HAIDI_MAY_DECLINE]:
+    """Whether a ready seat takes the 海底 tile (it must, unless the rules let it refuse; a
+    declared hand that must win always does)."""
+    if not G.cfg[V.HAIDI_MAY_DECLINE] or (G.cfg[V.DECLARE_MUST_WIN] and
+                                          S.status[s, ST_DECLARED]):
         return True
     return not (bot == R.BOT_CAUTIOUS and threats(S, s) != 0)

@@ -77,7 +77,8 @@ def _resolve(value: Any, options: dict, key: str, where: str) -> Any:
         if set(value) != {"if", "then", "else"} or value["if"] not in options:
             raise RulesError(f"{where}: [game] {key} must be a value, \"$option\" or "
                              f"{{ if = \"<option>\", then = …, else = … }}")
-        return value["then"] if options[value["if"]] else value["else"]
+        chosen = value["then"] if options[value["if"]] else value["else"]
+        return _resolve(chosen, options, key, where)
     if isinstance(value, str) and value.startswith("$"):
         if value[1:] not in options:
             raise RulesError(f"{where}: [game] {key} names an unknown option {value[1:]!r}")
@@ -112,7 +113,12 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
     params = {name: default for name, (_, default) in scoring.PARAMS.items()}
     for key, raw in spec.items():
         value = _resolve(raw, rules.options, key, where)
+        if key in V.DERIVED:
+            raise RulesError(f"{where}: [game] {key} comes from the rule set's tiles, wall or "
+                             f"scoring model; it cannot be set")
         if key in V.ENGINE:
+            if value is None:
+                raise RulesError(f"{where}: [game] {key} needs a value (got none)")
             engine[key] = _code(V.ENGINE, key, value, where)
         elif key in scoring.PARAMS:
             if value is not None:
@@ -158,6 +164,9 @@ changsha_transition_1990
         raise RulesError(f"{scoring.__name__}: at most {MAX_SOURCES} payment sources")
     columns = R.layout(scoring.COLUMNS, sources)
     spec = WallSpec.from_rules(rules)
+    if engine["wild"] == V.WILD_INDICATOR and spec.indicator != "tail":
+        raise RulesError(f"rule set {rules.id!r}: [game] wild = \"indicator\" needs a wall "
+                         f"that turns its indicator at the deal; this one's is {spec.indicator!r}")
     name = scoring.__name__.rsplit(".", 1)[1]
     engine.update(hand_size=rules.hand_size, melds=rules.melds, model=MODELS.index(name),
                   n_scoring=len(comp.families), col_model=R.N_COMMON,

@@ -149,19 +149,22 @@ def _barred(G, S, o, discarder, t):
     if not st[o, ST_PASS_BAR]:
         return False
     if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
-        return t == st[o, ST_PASS_KIND]
+        return (st[o, ST_PASS_BAR] >> t) & 1 == 1
     return not (G.cfg[V.PASS_FOLLOW_EXCEPTION] and discarder == (o + 1) % 4
                 and t == st[o, ST_PASS_KIND] and S.pos[P_TURNS] == st[o, ST_PASS_TURN] + 1)
 
 
 @njit_borrowed
 def _pass(G, S, o, t):
-    """Seat ``o`` passed a win on ``t``: ``pass_bar`` bars it (过手: until its next discard;
-    the same kind: until its next draw)."""
-    if G.cfg[V.PASS_BAR] != V.PASS_NONE:
+    """Seat ``o`` passed a win on ``t``: ``pass_bar`` bars it (过手: every tile of others
+    until its next discard; the same kind: each kind passed, a bit each, until its next draw
+    or claim)."""
+    if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU:
         S.status[o, ST_PASS_BAR] = 1
         S.status[o, ST_PASS_KIND] = t
         S.status[o, ST_PASS_TURN] = S.pos[P_TURNS]
+    elif G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
+        S.status[o, ST_PASS_BAR] |= 1 << t
 
 
 @njit_borrowed
@@ -465,14 +468,15 @@ def _after_discard(G, S, W, s, t):
         st[s, ST_PASS_KIND] = -1
     S.pos[P_TURNS] += 1
     _mark_ready(G, S, W, s)
-    if st[s, ST_READY] and _win_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]:
-        _pass(G, S, s, t)  # discarding one's own winning kind passes it (§2.3.4 base rule)
     if G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
             S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED] and _ready_exact(G, S, W, s):
         st[s, ST_DECLARED] = 1
         if G.cfg[V.DECLARE_LOCK]:
             st[s, ST_LOCKED] = 1
         SC.declare(G, S, s)
+    if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU and st[s, ST_READY] and \
+            _win_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]:
+        _pass(G, S, s, t)  # discarding one's own winning kind passes it (§2.3.4 base rule)
 
 
 @njit_borrowed
@@ -614,7 +618,7 @@ def _close(G, S, W, rec):
 def _deal(G, S, W, wall, dealer):
     """The deal pipeline's deal of ``wall`` (its seat 0 is the dealer here); returns the
     wild kind its indicator makes (−1: none), wild for every seat where ``wild`` says so."""
-    _, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
+    indicator, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
                                      G.cfg[V.INDICATOR], G.cfg[V.WILD_STEP], G.next_kinds,
                                      W.pending, W.hands, W.dealt_bonus, W.first_draw,
                                      np.int64(0))
@@ -625,6 +629,8 @@ def _deal(G, S, W, wall, dealer):
         S.status[s, ST_BONUS] = W.dealt_bonus[0, r]
     S.pos[P_HEAD] = G.seats.size
     S.pos[P_TAIL] = wall.size - tail_used
+    if indicator >= 0:
+        S.seen[indicator] += 1  # turned face up for everyone
     if G.cfg[V.WILD] == V.WILD_INDICATOR and wild >= 0:
         S.wild[:, wild] = True
     return np.int64(wild)
@@ -754,6 +760,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
         S.seen[t] -= 1  # the claimed tile leaves the pile for the meld
         discarder = cur
         cur = claimer
+        if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
+            st[cur, ST_PASS_BAR] = 0  # a claim ends the bar on passed kinds, as a draw does
         drawn = NO_TILE
         drew = False
         mtype = MELD_CHOW if claim == CLAIM_CHOW else MELD_PUNG if claim == CLAIM_PUNG \

@@ -86,6 +86,11 @@ ENGINE: dict[str, tuple] = {
 }
 
 N_CFG = len(ENGINE)
+#: values the configuration fills in from the rule set's tiles, wall and scoring model; a
+#: preset's [game] table may not set them
+DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "wild_step", "model",
+                     "n_scoring", "src_win", "src_kong", "src_declare", "src_qishou", "src_mid",
+                     "col_model", "col_pay", "n_sources", "qishou", "mid_game"})
 
 
 def cfg_index(name: str) -> int:

@@ -3,9 +3,9 @@
 A preset has metadata (``id``, ``name``, ``name_zh``, ``section``, ``source``, ``summary``),
 a ``[tiles]`` and a ``[core]`` table, one ``[options.<name>]`` table per option and any
 number of ``[[requires]]``. A preset with ``extends = "<id>"`` starts from that preset: its
-own ``[tiles]`` or ``[core]`` replaces the parent's whole table, its ``[options.<name>]``
-add new options, its ``[defaults]`` table changes inherited defaults, and its
-``[[requires]]`` add to the parent's. TOML has no null, so an ``int_or_null`` option writes
+own ``[tiles]`` or ``[core]`` replaces the parent's whole table, its ``[game]`` keys change
+or add to the parent's, its ``[options.<name>]`` add new options, its ``[defaults]`` table
+changes inherited defaults, and its ``[[requires]]`` add to the parent's. TOML has no null, so an ``int_or_null`` option writes
 null as the string ``"null"``.
 """
 
@@ -158,8 +158,7 @@ def _from_toml(data: dict[str, Any], rule_set_id: str) -> RuleSet:
         requires=(parent.requires if parent else ()) + requires,
         tiles_spec=_freeze(data["tiles"]) if "tiles" in data else parent.tiles_spec,
         core_spec=_freeze(data["core"]) if "core" in data else parent.core_spec,
-        game_spec=_freeze(data["game"]) if "game" in data else
-        (parent.game_spec if parent else FrozenDict()),
+        game_spec=_freeze({**(parent.game_spec if parent else {}), **data.get("game", {})}),
     )
 
 
