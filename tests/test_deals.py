@@ -216,7 +216,10 @@ def test_cli_refuses_a_different_run(tmp_path):
 
 def _interrupt(cmd: list[str], out: Path, sig: int) -> int:
     """Start ``cmd``, send ``sig`` as soon as one part is on disk; return the parts left."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a job started in the background by a shell inherits SIGINT ignored, and Python then
+    # never raises KeyboardInterrupt: give the child the default disposition back
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 180
     try:
         while not parts_of(out) and proc.poll() is None and time.monotonic() < deadline:
