@@ -121,16 +121,15 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
                 raise RulesError(f"{where}: [game] {key} needs a value (got none)")
             engine[key] = _code(V.ENGINE, key, value, where)
         elif key in scoring.PARAMS:
-            if value is not None:
-                _code(scoring.PARAMS, key, value, where)  # checked; the model converts it
-            params[key] = value
+            params[key] = value if value is None else _code(scoring.PARAMS, key, value, where)
         else:
             raise RulesError(f"{where}: [game] {key} is neither an engine value nor one of the "
                              f"{rules.game_spec['scoring']} model's; engine: "
                              f"{', '.join(V.ENGINE)}; model: {', '.join(scoring.PARAMS)}")
-    for key, (allowed, _) in V.ENGINE.items():
-        if isinstance(allowed, tuple) and isinstance(engine[key], str):
-            engine[key] = allowed.index(engine[key])
+    for table, values in ((V.ENGINE, engine), (scoring.PARAMS, params)):
+        for key, (allowed, _) in table.items():
+            if isinstance(allowed, tuple) and isinstance(values[key], str):
+                values[key] = allowed.index(values[key])  # a default left as it is
     return scoring, engine, params
 
 

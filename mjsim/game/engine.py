@@ -206,7 +206,7 @@ def _finish_win(G, S, W, wall, rec, winners, win_kind, discarder, tile):
     """Payments and the record's win columns for one win (one or several winners, whose
     units and bits are in the state); returns the first winner."""
     n_win = _winner_order(winners, discarder, W.order)
-    tsumo = SC.self_drawn(G, win_kind)
+    tsumo = R.self_drawn(win_kind)
     SC.settle(G, S, W, wall, rec, W.order, n_win, discarder, win_kind, tile)
     for i in range(n_win):
         w = W.order[i]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..kernels.jit import njit_borrowed
+
 SEATS = range(4)
 
 #: the hand's outcome
@@ -32,6 +34,16 @@ WIN_NONE, WIN_ZIMO, WIN_DIANPAO, WIN_QIANGGANG, WIN_GANGKAI, WIN_GANGPAO, WIN_HA
 WIN_KINDS_ZH = ("", "自摸", "点炮", "抢杠", "杠上开花", "杠上炮", "海底捞月", "海底炮")
 #: win kinds that all three others pay (self-drawn)
 SELF_DRAWN = (WIN_ZIMO, WIN_GANGKAI, WIN_HAIDILAO)
+
+
+@njit_borrowed
+def self_drawn(win_kind):
+    """Whether a win of this kind is self-drawn (all three others pay): 自摸, 杠上开花, 海底捞月."""
+    for kind in SELF_DRAWN:
+        if win_kind == kind:
+            return True
+    return False
+
 
 #: bots, by code
 BOTS = ("efficiency", "value", "cautious")

@@ -61,14 +61,6 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
 
 
 @njit_borrowed
-def self_drawn(G, win_kind):
-    """Whether a win of this kind is paid by all three others."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        return changsha.self_drawn(win_kind)
-    return generic.self_drawn(win_kind)
-
-
-@njit_borrowed
 def reset_record(G, rec):
     """The model's columns of a fresh record."""
     if G.cfg[V.MODEL] == M_CHANGSHA:

@@ -99,7 +99,8 @@ C_N_BIRDS, C_BIRD, C_HITS, C_QISHOU, C_MID = 0, 1, 5, 9, 13
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
-    """The model's ``int64`` parameters from its [game] ``values``, and the engine values
+    """The model's ``int64`` parameters from its [game] ``values`` (choices as their index),
+    and the engine values
     it derives (起手胡 and mid-game wins exist when any of their patterns is on)."""
     o = rules.options
     if o.get("cs_outside_birds"):
@@ -113,15 +114,10 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
                   qs_binary=qs.binary, qs_reuse_quad=qs.reuse_quad,
                   qs_yizhihua_mode=qs.yizhihua_mode,
                   cap=0 if values["cap"] is None else values["cap"])
-    out = np.array([_code(name, values[name]) for name in PARAMS], dtype=np.int64)
+    out = np.array([int(values[name]) for name in PARAMS], dtype=np.int64)
     engine = {"qishou": any(qs.enabled),
               "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"])}
     return out, engine
-
-
-def _code(name: str, value) -> int:
-    allowed = PARAMS[name][0]
-    return allowed.index(value) if isinstance(allowed, tuple) else int(value)
 
 
 def roles(rules) -> tuple[np.ndarray, np.ndarray]:
@@ -143,15 +139,6 @@ def aux_roles(rules) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- hand value
-
-
-@njit_borrowed
-def self_drawn(win_kind):
-    """Whether a win of this kind is self-drawn (all three others pay): 自摸, 杠上开花, 海底捞月."""
-    for kind in R.SELF_DRAWN:
-        if win_kind == kind:
-            return True
-    return False
 
 
 @njit_borrowed
@@ -181,7 +168,7 @@ def win_value(G, W, counts, S, s, win_kind):
     std_any = False
     qidui = False
     bits = 0
-    tsumo = self_drawn(win_kind)
+    tsumo = R.self_drawn(win_kind)
     for f in range(G.roles.size):
         if W.per_family[f] != 0:
             continue
@@ -307,7 +294,7 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         birds[0] = tile
     dealer = S.pos[P_DEALER]
     row = S.pay[G.cfg[V.SRC_WIN]]
-    tsumo = self_drawn(win_kind)
+    tsumo = R.self_drawn(win_kind)
     for i in range(n_win):
         w = order[i]
         bird_hits(birds, n_birds, dealer if p[BIRD_ORIGIN] == 1 else w, hits)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...kernels.jit import njit_borrowed
 from .. import values as V
-from ..record import SELF_DRAWN
+from ..record import self_drawn
 
 #: the model's values: name -> (type, default); a preset's [game] table sets them
 PARAMS = {"win_pay": (int, 1), "kong_pay": (int, 1), "declare_pay": (int, 1)}
@@ -48,15 +48,6 @@ def aux_families(rules) -> np.ndarray:
 def aux_roles(rules) -> np.ndarray:
     """The roles of :func:`aux_families` (none)."""
     return np.zeros(0, dtype=np.int64)
-
-
-@njit_borrowed
-def self_drawn(win_kind):
-    """Whether a win of this kind is self-drawn (all three others pay)."""
-    for kind in SELF_DRAWN:
-        if win_kind == kind:
-            return True
-    return False
 
 
 @njit_borrowed
