@@ -17,7 +17,8 @@ _stderr = Console(stderr=True)
 
 @contextmanager
 def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator[Any]:
-    """The one progress bar of every long run; yields ``advance(n)``, on stderr.
+    """The one progress bar of every long run; yields ``advance(n, note=None)`` (``note``:
+    shown after the description, e.g. a current half-width), on stderr.
 
     Hidden when ``enabled`` is false (``--json`` or ``--quiet``) or stderr is not a terminal.
     """
@@ -32,7 +33,12 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         transient=False,
     ) as bar:
         task = bar.add_task(description, total=total)
-        yield lambda n=1: bar.advance(task, n)
+
+        def advance(n: int = 1, note: str | None = None) -> None:
+            bar.update(task, advance=n,
+                       description=description if note is None else f"{description} {note}")
+
+        yield advance
 
 
 

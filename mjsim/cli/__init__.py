@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import hand_cmd, play_cmd, rules_cmd, study_cmd
+from . import compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd
 
 app = typer.Typer(
     name="mjsim",
@@ -23,6 +23,7 @@ app.add_typer(rules_cmd.app, name="rules")
 hand_cmd.register(app)
 study_cmd.register(app)
 play_cmd.register(app)
+compare_cmd.register(app)
 
 
 def _version(value: bool) -> None:

@@ -25,6 +25,12 @@ from rich.markup import escape
 console = Console()
 err_console = Console(stderr=True)
 
+SCHEDULER = typer.Option(
+    None, "--scheduler", "--dask", metavar="ADDRESS",
+    help="Make the chunks on a dask.distributed cluster: a scheduler's address "
+         "(tcp://HOST:8786) or 'local' (one worker per core here); the same output as "
+         "without. Needs dask.distributed (the mjsim extra 'cluster').")
+
 
 def _default(obj: Any) -> Any:
     if isinstance(obj, np.integer):
@@ -56,6 +62,8 @@ def write_resumable(out: Path, write: Callable[[], Any]) -> None:
         write()
     except RunMismatch as error:
         raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write to {out}: {error.strerror or error}") from None
     except KeyboardInterrupt:
         kept = len(list(Path(out).glob("part-*.parquet")))
         raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "

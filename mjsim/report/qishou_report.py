@@ -24,6 +24,7 @@ from ..sim.deals import deal_frame
 from ..stats.exact import exact_summary
 from ..stats.qishou_freq import agrees, qishou_study, seat_classes
 from . import charts
+from .compare_report import build_rule_changes, compare_markdown
 from .play_report import DEFAULT_HANDS, build_play_report, check_hands, play_markdown
 from .play_report import echo_summary as echo_play
 
@@ -132,7 +133,9 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     """Run the study and write the report; return its summary (also ``summary.json``).
 
     ``hands`` > 0 adds the "Expected scores" section (:mod:`mjsim.report.play_report`),
-    its summary under the key ``play``.
+    its summary under the key ``play``, and the "Rule changes" section
+    (:func:`mjsim.report.compare_report.build_rule_changes`, ``hands`` hands per variant),
+    under ``rule_changes``.
     """
     if hands:
         check_hands(hands)
@@ -156,6 +159,7 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
               for p, e in study["patterns"].items() if not e.get("off")}
     play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
             if hands else None)
+    changes = build_rule_changes(rules, hands, seed, folder, progress) if hands else None
     summary = {
         "rules": rules.id, "options_hash": rules.options_hash, "seed": seed, "n_deals": n,
         "mjsim": __version__, "qishou": study, "exact": exact,
@@ -165,6 +169,7 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     }
     if play is not None:
         summary["play"] = play
+        summary["rule_changes"] = changes
     _write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
     _write_text(folder / "report.md", _markdown(rules, summary))
     if echo is not None:
@@ -233,6 +238,8 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
     lines += ["", f"![optional patterns]({s['files']['optional']})", ""]
     if s.get("play"):
         lines += [play_markdown(rules, s["play"])]
+    if s.get("rule_changes"):
+        lines += [compare_markdown(s["rule_changes"], s["rule_changes"]["files"], level=2)]
     if exact.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in exact["notes"]] + [""]
     lines.append(f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} --seed {s['seed']}"

@@ -4,7 +4,9 @@ A run writes ``part-<start>-<n>.parquet`` files into one folder, each covering t
 indices ``start .. start+n-1``, plus ``run.json`` with the run's parameters. A part is
 written to a temporary name and renamed, so an interrupted run leaves only whole parts;
 running the same command again skips them and writes the rest. A folder holding a
-different run (other rules, options, seed or chunk size) is refused, never mixed.
+different run (other rules, options, seed or chunk size) is refused, never mixed. The
+chunks may be made on the workers of a dask.distributed cluster (``scheduler``, see
+:mod:`mjsim.sim.executor`); the parts are written here, the same bytes as a local run.
 
 >>> import tempfile, pyarrow as pa
 >>> d = tempfile.mkdtemp()
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..progress import progress_bar
+from .executor import Cluster, map_chunks
 
 META_KEY = b"mjsim"
 
@@ -36,8 +40,24 @@ class RunMismatch(ValueError):
     """The output folder holds parts of a different run."""
 
 
-def _part_name(start: int, n: int) -> str:
+def part_name(start: int, n: int) -> str:
+    """The file name of the part of items ``start .. start+n-1``."""
     return f"part-{start:012d}-{n:09d}.parquet"
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON atomically (a temporary file renamed)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False))
+    os.replace(tmp, path)
+
+
+def write_part(path: Path, table: pa.Table, meta: bytes) -> None:
+    """Write one part atomically, with the run's parameters ``meta`` in its metadata."""
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta})
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
 
 
 def _check_manifest(folder: Path, params: dict[str, Any]) -> None:
@@ -51,13 +71,13 @@ def _check_manifest(folder: Path, params: dict[str, Any]) -> None:
                 f"{folder} holds a different run ({shown}); choose another --out or delete it"
             )
         return
-    tmp = manifest.with_name(f".run.json.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(params, indent=2, ensure_ascii=False))
-    os.replace(tmp, manifest)
+    write_json(manifest, params)
 
 
-def _part_ok(path: Path, meta: bytes) -> bool:
-    """Whether a part on disk is whole; a whole part of another run is an error."""
+def part_ok(path: Path, meta: bytes) -> bool:
+    """Whether a part is on disk and whole; a whole part of another run is an error."""
+    if not path.exists():
+        return False
     try:
         found = (pq.read_schema(path).metadata or {}).get(META_KEY)
     except (OSError, pa.ArrowInvalid):
@@ -67,13 +87,20 @@ def _part_ok(path: Path, meta: bytes) -> bool:
     return True
 
 
+def _make(make_chunk: Callable[[int, int], pa.Table], task: tuple[int, int]) -> pa.Table:
+    return make_chunk(*task)
+
+
 def run_parts(folder: str | Path, total: int, chunk: int,
               make_chunk: Callable[[int, int], pa.Table], params: dict[str, Any],
-              progress: bool = True, label: str = "items") -> int:
+              progress: bool = True, label: str = "items",
+              scheduler: Cluster | str | None = None) -> int:
     """Write items ``0 .. total-1`` in chunks of ``chunk``; return how many are on disk.
 
     ``make_chunk(start, n)`` returns the table of items ``start .. start+n-1``;
     ``params`` (JSON-ready) goes into ``run.json`` and every part's metadata.
+    ``scheduler`` (:func:`mjsim.sim.executor.map_chunks`): where the missing chunks are
+    made — here (``None``) or on a cluster, where ``make_chunk`` must pickle.
     """
     if total < 1 or chunk < 1:
         raise ValueError(f"need at least one item and a chunk of at least 1 (got {total}, {chunk})")
@@ -84,20 +111,20 @@ def run_parts(folder: str | Path, total: int, chunk: int,
     meta = json.dumps(params, ensure_ascii=False).encode()
     for stale in folder.glob(".part-*.tmp"):
         stale.unlink(missing_ok=True)  # left by an interrupted write
-    starts = list(range(0, total, chunk))
+    tasks = [(start, min(chunk, total - start)) for start in range(0, total, chunk)]
+
+    def write(task: tuple[int, int], table: pa.Table) -> None:
+        write_part(folder / part_name(*task), table, meta)
+
     with progress_bar(label, total, enabled=progress) as advance:
-        for start in starts:
-            n = min(chunk, total - start)
-            path = folder / _part_name(start, n)
-            if path.exists() and _part_ok(path, meta):
-                advance(n)
-                continue
-            table = make_chunk(start, n)
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta})
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            pq.write_table(table, tmp, compression="zstd")
-            os.replace(tmp, path)
-            advance(n)
+        missing = []
+        for task in tasks:
+            if part_ok(folder / part_name(*task), meta):
+                advance(task[1])
+            else:
+                missing.append(task)
+        map_chunks(partial(_make, make_chunk), missing, write, scheduler,
+                   progress=lambda task: advance(task[1]))
     return total
 
 

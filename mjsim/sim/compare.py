@@ -1,0 +1,345 @@
+"""Rule-change studies: a baseline and variants played on the same hands, compared in pairs.
+
+Every variant plays the same hand indices with the same seed and bots, so the same walls and
+dice (common random numbers): the differences are paired hand by hand and games are the
+independent units (:mod:`mjsim.stats.paired`). Hands are played in chunks keyed by hand
+index; each chunk's statistics are summed in chunk order, so a run gives the same numbers
+whatever runs the chunks (this process or Dask workers, :mod:`mjsim.sim.executor`) and
+after an interruption. With ``precision`` the run stops after the first round of chunks at
+which the target difference's 95% half-width (the largest over the variants) is at most
+``precision``, or at ``max_hands``.
+
+>>> base = load_rules("changsha")
+>>> v = parse_variant("mul: cs_bird_mode=mul", base)
+>>> v.name, v.rules.overrides
+('mul', {'cs_bird_mode': 'mul'})
+>>> [x.name for x in sweep_variants("cs_birds=0,4", base)]
+['cs_birds=0', 'cs_birds=4']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from functools import partial, reduce
+from math import lcm
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..game.config import game_config
+from ..game.play import play_rows, to_frame
+from ..progress import progress_bar
+from ..rules import RulesError, RuleSet, parse_override
+from ..stats import hand_metrics as HM
+from ..stats import paired as P
+from . import executor
+from .games import run_params as game_params
+from .parts import RunMismatch, part_name, part_ok, write_json, write_part
+
+#: hands per chunk (rounded up to whole games of every variant)
+DEFAULT_CHUNK = 5_000
+#: chunks played between two checks of the precision target
+ROUND = 4
+
+
+class Variant(NamedTuple):
+    """A named rule variant."""
+
+    name: str
+    rules: RuleSet
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^0-9A-Za-z_.=-]+", "_", name).strip("_") or "variant"
+
+
+def parse_variant(text: str, base: RuleSet) -> Variant:
+    """``"name: key=value key2=value2"`` (or ``;``-separated; without a name, the overrides
+    name it) as a variant of ``base``."""
+    name, colon, body = text.partition(":")
+    if not colon:
+        name, body = text, text
+    name, items = name.strip(), [t.rstrip(",") for t in re.split(r"[;\s]+", body.strip()) if t]
+    if not items:
+        raise RulesError(f"variant {text!r} changes nothing; give it as 'name: option=value'")
+    try:
+        overrides = dict(parse_override(item, base) for item in items)
+        return Variant(name or body.strip(), base.with_options(**overrides))
+    except RulesError as error:
+        raise RulesError(f"variant {name!r}: {error}") from None
+
+
+def sweep_variants(text: str, base: RuleSet) -> list[Variant]:
+    """``"option=v1,v2,…"``: one variant per value."""
+    key, equals, values = text.partition("=")
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not equals or len(items) < 1:
+        raise RulesError(f"sweep {text!r} is not of the form option=value1,value2,...")
+    return [parse_variant(f"{key.strip()}={v}: {key.strip()}={v}", base) for v in items]
+
+
+def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool) -> list[str]:
+    """Refuse what cannot be compared; return notes (identical variants, unpaired walls)."""
+    if not variants:
+        raise RulesError("compare needs at least one --variant or a --sweep")
+    names = [baseline.name] + [v.name for v in variants]
+    if len(set(names)) != len(names):
+        raise RulesError(f"variant names must differ: {', '.join(names)}")
+    notes = []
+    seen = {baseline.rules.options_hash: baseline.name}
+    spec = game_config(baseline.rules).spec
+    for v in variants:
+        if v.rules.id != baseline.rules.id:
+            raise RulesError(f"variant {v.name!r} is of rule set {v.rules.id}, the baseline of "
+                             f"{baseline.rules.id}")
+        other = seen.setdefault(v.rules.options_hash, v.name)
+        if other != v.name:
+            notes.append(f"{v.name!r} has the same effective options as {other!r}: its "
+                         "differences are 0")
+        vs = game_config(v.rules).spec
+        if vs.stream != spec.stream or not np.array_equal(vs.multiset, spec.multiset):
+            if not unpaired:
+                raise RulesError(f"variant {v.name!r} changes the tile set, so its walls differ "
+                                 "and pairing is lost; give --unpaired to compare anyway")
+            notes.append(f"{v.name!r} plays other walls: its differences are unpaired")
+    return notes
+
+
+def _game_span(variants: list[Variant]) -> int:
+    return reduce(lcm, (game_config(v.rules).game_length for v in variants), 1)
+
+
+def _chunk_frames(rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
+                  ) -> list[pa.Table]:
+    """Play hands ``start .. start+n-1`` of every variant (a Dask task)."""
+    start, n = task
+    return [pa.Table.from_pandas(to_frame(r, play_rows(r, seed, start, n, bots), seed),
+                                 preserve_index=False) for r in rules]
+
+
+class Study:
+    """The running sums of a comparison: moments of every ratio metric and histograms."""
+
+    def __init__(self, variants: list[Variant], bots: tuple[str, ...], seed: int, span: int):
+        self.variants, self.bots, self.seed, self.span = variants, bots, seed, span
+        self.metrics = HM.metrics(variants[0].rules, bots)
+        for v in variants[1:]:
+            if HM.metrics(v.rules, bots) != self.metrics:
+                raise RulesError(f"variant {v.name!r} measures other patterns than the baseline")
+        self.moments = P.Moments.empty(len(self.metrics), len(variants))
+        self.hist = P.Histograms.empty(len(variants))
+
+    def add(self, tables: list[pa.Table]) -> None:
+        frames = [t.to_pandas() for t in tables]
+        index = frames[0]["index"].to_numpy()
+        games = index // self.span
+        ys, xs = zip(*(HM.per_hand(f, self.metrics, self.bots) for f in frames))
+        self.moments.add(np.stack(ys, axis=-1), np.stack(xs, axis=-1), games)
+        self.hist.add([f[[f"pay_{s}" for s in range(4)]].to_numpy() for f in frames], games,
+                      self.seed)
+
+    def half_width(self, key: str, paired: bool) -> float:
+        """The largest 95% half-width of the differences of ``key`` over the variants."""
+        widths = [(d["ci"][1] - d["ci"][0]) / 2 for d in self._diffs(key, paired) if d]
+        return max(widths) if widths else math.inf
+
+    def _diffs(self, key: str, paired: bool) -> list[dict[str, Any] | None]:
+        quantiles = {m.key for m in HM.quantile_metrics()}
+        if key in quantiles:
+            return [P.quantile_difference(self.hist, v, 0, key, self.moments.n_hands, paired)
+                    for v in range(1, len(self.variants))]
+        j, m = next((j, m) for j, m in enumerate(self.metrics) if m.key == key)
+        return [P.ratio_difference(self.moments, j, v, 0, m.transform, paired)
+                for v in range(1, len(self.variants))]
+
+    def results(self, paired: bool) -> list[dict[str, Any]]:
+        """One entry per metric: the baseline's value and each variant's value and difference."""
+        out = []
+        for j, m in enumerate(self.metrics + HM.quantile_metrics()):
+            if j < len(self.metrics):
+                values = [P.ratio_value(self.moments, j, v, m.transform)
+                          for v in range(len(self.variants))]
+            else:
+                values = [P.quantile_value(self.hist, v, m.key) for v in range(len(self.variants))]
+            diffs = self._diffs(m.key, paired)
+            out.append({
+                "metric": m.key, "group": m.group, "label": m.label, "label_zh": m.label_zh,
+                "unit": m.unit, "baseline": values[0],
+                "variants": [{"variant": v.name, **values[i + 1], "difference": diffs[i]}
+                             for i, v in enumerate(self.variants[1:])],
+            })
+        return out
+
+    def payment_histograms(self) -> dict[str, dict[str, int]]:
+        """Per variant: a seat's net score per hand, value → seat-hands."""
+        return {v.name: {str(int(x)): int(c) for x, c in zip(self.hist.values,
+                                                            self.hist.counts[i, :, 0]) if c}
+                for i, v in enumerate(self.variants)}
+
+
+def _exact(variants: list[Variant]) -> dict[str, Any]:
+    """Exact deal-time values of every variant and their differences from the baseline."""
+    from ..stats.exact import exact_summary
+
+    flat = []
+    for v in variants:
+        s = exact_summary(v.rules)
+        values = {k: s[k]["p"] for k in ("complete_at_deal", "ready_at_deal") if k in s}
+        for pattern, seats in (s.get("qishou") or {}).items():
+            for seat in ("dealer", "non_dealer"):  # a pattern that is off never happens
+                values[f"qishou.{pattern}.{seat}"] = 0.0 if seats.get("off") else seats[seat]["p"]
+        flat.append(values)
+    keys = [k for k in flat[0] if all(k in f for f in flat)]
+    return {"baseline": {k: flat[0][k] for k in keys},
+            "variants": [{"variant": v.name, "values": {k: f[k] for k in keys},
+                          "difference": {k: f[k] - flat[0][k] for k in keys}}
+                         for v, f in zip(variants[1:], flat[1:])]}
+
+
+def _params(variants: list[Variant], seed: int, bots: tuple[str, ...], chunk: int,
+            target: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "compare", "rules": variants[0].rules.id, "seed": seed, "bots": list(bots),
+            "chunk": chunk, "target": target, "mjsim": __version__,
+            "variants": [{"name": v.name, "options_hash": v.rules.options_hash,
+                          "overrides": v.rules.overrides} for v in variants]}
+
+
+class _Folder:
+    """A compare run's folder: ``compare.json`` and one folder of parts per variant."""
+
+    def __init__(self, out: Path, variants: list[Variant], params: dict[str, Any],
+                 seed: int, bots: tuple[str, ...]):
+        self.out = Path(out)
+        self.dirs = [self.out / f"{i}-{_slug(v.name)}" for i, v in enumerate(variants)]
+        self.metas = [json.dumps(game_params(v.rules, seed, bots) | {"chunk": params["chunk"]},
+                                 ensure_ascii=False).encode() for v in variants]
+        self.out.mkdir(parents=True, exist_ok=True)
+        manifest = self.out / "compare.json"
+        if manifest.exists():
+            old = json.loads(manifest.read_text())
+            if old != json.loads(json.dumps(params)):
+                raise RunMismatch(f"{out} holds a different comparison; choose another --out "
+                                  "or delete it")
+        else:
+            write_json(manifest, params)
+        for d, meta, v in zip(self.dirs, self.metas, variants):
+            d.mkdir(exist_ok=True)
+            write_json(d / "run.json", json.loads(meta) | {"variant": v.name})
+
+    def has(self, task: tuple[int, int]) -> bool:
+        """Whether every variant's part of ``task`` is on disk and whole."""
+        return all(part_ok(d / part_name(*task), meta) for d, meta in zip(self.dirs, self.metas))
+
+    def read(self, task: tuple[int, int]) -> list[pa.Table]:
+        return [pq.read_table(d / part_name(*task)) for d in self.dirs]
+
+    def write(self, task: tuple[int, int], tables: list[pa.Table]) -> None:
+        for d, meta, t in zip(self.dirs, self.metas, tables):
+            write_part(d / part_name(*task), t, meta)
+
+
+def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, seed: int = 0,
+                bots: tuple[str, ...] = ("efficiency",) * 4, chunk: int = DEFAULT_CHUNK,
+                precision: float | None = None, metric: str = "mean_score.dealer",
+                max_hands: int = 1_000_000, out: str | Path | None = None,
+                scheduler: Any = None, unpaired: bool = False, progress: bool = True,
+                exact: bool = True) -> dict[str, Any]:
+    """Play ``baseline`` and ``variants`` on the same hands and compare them in pairs.
+
+    Without ``precision``: ``n`` hands. With it: rounds of :data:`ROUND` chunks until the
+    95% half-width of ``metric``'s differences is at most ``precision`` or ``max_hands``.
+    ``out``: keep every variant's records as Parquet parts (and resume from them).
+    ``scheduler``: a Dask handle from :func:`mjsim.sim.executor.cluster` (None: here).
+    """
+    notes = check_variants(baseline, variants, unpaired)
+    everyone = [baseline, *variants]
+    span = _game_span(everyone)
+    chunk = -(-chunk // span) * span
+    study = Study(everyone, tuple(bots), seed, span)
+    keys = [m.key for m in study.metrics + HM.quantile_metrics()]
+    if precision is not None:
+        if not precision > 0:
+            raise ValueError(f"--precision must be a positive half-width, got {precision}")
+        if metric not in keys:
+            raise ValueError(f"unknown metric {metric!r}; metrics: {', '.join(keys)}")
+        total = max_hands
+    else:
+        total = n
+    if total < 2 * span:
+        raise ValueError(f"need at least two games ({2 * span} hands), got {total}")
+    target = {"precision": precision, "metric": metric if precision else None,
+              "hands": None if precision else n, "max_hands": max_hands if precision else None}
+    folder = (_Folder(Path(out), everyone, _params(everyone, seed, bots, chunk, target), seed,
+                      tuple(bots)) if out is not None else None)
+    play = partial(_chunk_frames, [v.rules for v in everyone], seed, tuple(bots))
+    tasks = [(s, min(chunk, total - s)) for s in range(0, total, chunk)]
+    rounds = [tasks] if precision is None else [tasks[i:i + ROUND]
+                                                for i in range(0, len(tasks), ROUND)]
+    paired = not any("unpaired" in note for note in notes)
+    reached = None
+    label = "hands of each variant" + (f", target ±{precision:g}" if precision else "")
+    with progress_bar(label, total, enabled=progress) as advance:
+        for batch in rounds:
+            _play_round(batch, play, study, folder, scheduler, advance)
+            if precision is not None:
+                width = study.half_width(metric, paired)
+                advance(0, note=f"±{width:.4g}")
+                if width <= precision:
+                    reached = width
+                    break
+    result = {
+        "rules": baseline.rules.id, "seed": seed, "bots": list(bots), "mjsim": __version__,
+        "n_hands": study.moments.n_hands, "n_games": study.moments.n_games, "paired": paired,
+        "baseline": {"name": baseline.name, "overrides": baseline.rules.overrides,
+                     "options_hash": baseline.rules.options_hash},
+        "variants": [{"name": v.name, "overrides": v.rules.overrides,
+                      "changes": {k: val for k, val in v.rules.options.items()
+                                  if baseline.rules.options[k] != val},
+                      "options_hash": v.rules.options_hash} for v in variants],
+        "notes": notes, "metrics": study.results(paired),
+        "payments": study.payment_histograms(),
+    }
+    if precision is not None:
+        result["precision"] = {"metric": metric, "target": precision,
+                               "half_width": study.half_width(metric, paired),
+                               "reached": reached is not None, "max_hands": max_hands}
+    if exact:
+        result["exact"] = _exact(everyone)
+    if out is not None:
+        result["out"] = str(out)
+        write_json(Path(out) / "summary.json", result)
+    return result
+
+
+def _play_round(tasks: list[tuple[int, int]], play: Callable, study: Study,
+                folder: _Folder | None, scheduler: Any, advance: Callable) -> None:
+    """Play (or read back from ``folder``) ``tasks`` and add their statistics in task order."""
+    on_disk = {t for t in tasks if folder is not None and folder.has(t)}
+    waiting = iter(t for t in tasks if t in on_disk)
+    behind = [next(waiting, None)]
+
+    def add(task: tuple[int, int], tables: list[pa.Table]) -> None:
+        study.add(tables)
+        advance(task[1])
+
+    def catch_up(before: tuple[int, int] | None) -> None:  # chunks on disk that come first
+        while behind[0] is not None and (before is None or behind[0] < before):
+            add(behind[0], folder.read(behind[0]))
+            behind[0] = next(waiting, None)
+
+    def played(task: tuple[int, int], tables: list[pa.Table]) -> None:
+        if folder is not None:
+            folder.write(task, tables)
+        catch_up(task)
+        add(task, tables)
+
+    executor.map_chunks(play, [t for t in tasks if t not in on_disk], played,
+                        scheduler=scheduler)
+    catch_up(None)
