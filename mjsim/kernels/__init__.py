@@ -4,18 +4,22 @@ Compiled kernels are cached next to the sources (``cache=True``). Numba keys eac
 the file that defines the function only, so a kernel that inlines a kernel of another
 module would keep stale machine code after that module changes. On first import, the
 caches of the whole package are therefore dropped whenever a source that kernels may read
-changed: every module of ``kernels`` and ``game`` and any other module that uses numba.
-Editing the rest (CLI, reports, statistics) costs no recompile.
+changed: every module of ``kernels`` and ``game`` and any other module that imports numba
+or compiles with ``njit``. Editing the rest (CLI, reports, statistics, even a module that only
+names numba in a comment or an environment variable) costs no recompile.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 
 _KERNEL_PACKAGES = ("kernels", "game")
+#: a module outside those packages whose source matches this compiles kernels
+_USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b|\bnjit\b", re.M)
 
 
 def _drop_stale_caches() -> None:
@@ -25,7 +29,7 @@ def _drop_stale_caches() -> None:
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         source = path.read_bytes()
-        if b"numba" not in source and path.parent.name not in _KERNEL_PACKAGES:
+        if path.parent.name not in _KERNEL_PACKAGES and not _USES_NUMBA.search(source):
             continue
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(source)
