@@ -88,6 +88,8 @@ def test_identical_variants_differ_by_exactly_zero():
     m.add(y, x, games)
     d = P.ratio_difference(m, 1, 1, 0, "id")
     assert (d["diff"], d["se"], d["identical"]) == (0.0, 0.0, True)
+    alone = P.ratio_value(m, 1, 0, "id")["se"]
+    assert d["se_independent"] == pytest.approx(math.sqrt(2) * alone, rel=1e-9)
 
 
 def test_bootstrap_weights_and_quantiles():

@@ -6,8 +6,12 @@ datasets (mjsim.sim.games), without the engine:
   big-win counts, payments by source and their distribution, the JSON shape;
 * bots compared over the four seatings of a lineup (paired, seat effects cancelling);
 * ``parse_bots`` (the engine's) and its errors;
-* ``write_games`` / ``read_games`` on a synthetic engine: chunks rounded to whole games,
-  the same records whatever the chunk, provenance metadata, resume, a different run refused.
+* ``write_games`` / ``read_games`` / ``iter_games`` on a synthetic engine: chunks rounded to
+  whole games, the same records whatever the chunk, provenance metadata, resume, a different
+  run refused;
+* the summary chunk by chunk (``PlaySummary``, ``Moments``, ``Distribution``): the same
+  summary as from one frame, on hands played by the engine (Changsha and 定缺), and the
+  quantile positions numpy's ``inverted_cdf`` takes.
 
 :func:`synthetic_rows` (plausible, zero-sum records keyed by seed and hand index) is also
 the stand-in engine of tests/test_play_cli.py.
@@ -18,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -25,13 +30,23 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjsim.sim.games as games_module
-from mjsim.game.play import columns, game_length, parse_bots, to_frame
+from mjsim.game.play import columns, game_length, parse_bots, play_frame, to_frame
 from mjsim.game.record import SELF_DRAWN, WIN_DIANPAO, WIN_KINDS, WIN_ZIMO
 from mjsim.game.scoring.changsha import P_PENGPENG, P_QIDUI, P_QINGYISE, PATTERNS
 from mjsim.rules import load_rules
-from mjsim.sim.games import game_chunk, read_games, run_params, write_games
+from mjsim.sim.games import game_chunk, iter_games, read_games, run_params, write_games
 from mjsim.sim.parts import META_KEY, RunMismatch
-from mjsim.stats.play_summary import mean_se, play_summary, rotation_scores, rotations
+from mjsim.stats.play_summary import (
+    Distribution,
+    Moments,
+    PlaySummary,
+    mean_se,
+    play_summary,
+    quantile_positions,
+    rotation_scores,
+    rotations,
+    summary_columns,
+)
 from mjsim.stats.proportions import Z95, wilson
 
 # ---------------------------------------------------------------- records by hand
@@ -459,3 +474,119 @@ def test_read_games_refuses_deals(tmp_path):
               deal_params(load_rules("changsha"), 1), progress=False)
     with pytest.raises(ValueError, match="a 'deals' dataset, not played hands"):
         read_games(out)
+
+
+def test_iter_games(tmp_path, fake_engine):
+    out = write_games("changsha", 50, 9, tmp_path / "run", bots="efficiency", chunk=16,
+                      progress=False)
+    whole = read_games(out)
+    frames = list(iter_games(out))
+    assert [len(f) for f in frames] == [16, 16, 16, 2]
+    assert all(f["index"].iloc[0] % LENGTH == 0 for f in frames)  # a part starts a game
+    assert all(f.attrs["run"] == whole.attrs["run"] for f in frames)
+    pd.testing.assert_frame_equal(pd.concat(frames, ignore_index=True), whole)
+    some = list(iter_games(out, ["game", "pay_0"]))
+    assert [list(f.columns) for f in some] == [["game", "pay_0"]] * 4
+    with pytest.raises(FileNotFoundError, match="no parts"):
+        iter_games(tmp_path / "nowhere")
+
+
+# ---------------------------------------------------------------- chunk by chunk
+
+
+def same_summary(a, b, path: str = "") -> None:
+    """``a`` and ``b`` key by key: floats within 1e-12 relative, everything else equal."""
+    assert type(a) is type(b), (path, a, b)
+    if isinstance(a, dict):
+        assert list(a) == list(b), path
+        for key in a:
+            same_summary(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_summary(x, y, f"{path}[{i}]")
+    elif isinstance(a, float):
+        assert math.isclose(a, b, rel_tol=1e-12, abs_tol=0), (path, a, b)
+    else:
+        assert a == b, (path, a, b)
+
+
+@pytest.fixture(scope="module", params=["changsha", "dingque"])
+def played(request) -> tuple[str, pd.DataFrame]:
+    return request.param, play_frame(request.param, 4000, seed=3, bots=BOTS, progress=False)
+
+
+def test_summary_chunk_by_chunk(played):
+    rules, df = played
+    whole = play_summary(df, rules, "h", 3, BOTS)
+    assert whole["n_hands"] == 4000 and whole["n_wins"] > 0 and len(whole["bots"]) == 3
+    assert "se_by_game" in whole["seats"][0] and whole["dealer"]["keeps_deal"] is not None
+    # parts of whole games (as iter_games gives them), of uneven sizes, one of them empty
+    cuts = [0, 8, 8, 800, 2400, 3992, 4000]
+    assert all(c % LENGTH == 0 for c in cuts)
+    parts = [df.iloc[a:b] for a, b in pairwise(cuts)]
+    same_summary(play_summary(iter(parts), rules, "h", 3, BOTS), whole)
+    # the accumulator itself, fed only the columns it reads
+    acc = PlaySummary(rules, "h", 3, BOTS)
+    for part in parts:
+        acc.add(part[summary_columns(list(df.columns))])
+    same_summary(acc.result(), whole)
+    # a game cut in two still counts once in se_by_game
+    cut = [df.iloc[:1001], df.iloc[1001:2003], df.iloc[2003:]]
+    same_summary(play_summary(cut, rules, "h", 3, BOTS), whole)
+
+
+def test_summary_columns(played):
+    rules, df = played
+    needed = summary_columns(columns(rules))
+    assert {"game", "dealer", "outcome", "turns", "pay_0", "patterns_3", "pay_win_2"} <= set(
+        needed)
+    assert "seed" not in needed and "index" not in needed
+    same_summary(play_summary(df[needed], rules, "h", 3, BOTS),
+                 play_summary(df, rules, "h", 3, BOTS))
+
+
+def test_moments_in_chunks():
+    rng = np.random.default_rng(5)
+    x = rng.normal(20.0, 3.0, 1000)  # floats, far from 0: the running sums are shifted
+    groups = np.repeat(np.arange(125), 8)
+    whole = mean_se(x, groups)
+    m = Moments()
+    for a, b in [(0, 3), (3, 500), (500, 500), (500, 997), (997, 1000)]:  # games cut in two
+        m.add(x[a:b], groups[a:b])
+    same_summary(m.result(), whole)
+    sums = np.add.reduceat(x - x.mean(), np.arange(0, 1000, 8))
+    assert whole["se_by_game"] == pytest.approx(math.sqrt(125 / 124 * (sums**2).sum()) / 1000,
+                                                rel=1e-12)
+    assert whole["se"] == pytest.approx(x.std(ddof=1) / math.sqrt(1000), rel=1e-12)
+    # integers over a scale: exact
+    t = rng.integers(-30, 30, 999)
+    e = Moments(scale=3).add(t[:500], groups[:500]).add(t[500:], groups[500:999]).result()
+    assert e["mean"] == t.sum() / (999 * 3)
+    assert e["se"] == pytest.approx((t / 3).std(ddof=1) / math.sqrt(999), rel=1e-12)
+    with pytest.raises(ValueError, match="every chunk or with none"):
+        Moments().add(x[:8], groups[:8]).add(x[8:16])
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 16, 99, 100, 101, 300, 1000, 4001, 12345])
+def test_quantile_positions_are_numpys(n):
+    sorted_positions = np.arange(n)  # percentiles of 0 .. n-1 are their own positions
+    expected = np.percentile(sorted_positions, (1, 5, 25, 50, 75, 95, 99),
+                             method="inverted_cdf")
+    assert quantile_positions(n).tolist() == expected.astype(int).tolist()
+
+
+def test_distribution_in_chunks():
+    rng = np.random.default_rng(8)
+    values = rng.integers(-40, 60, 5001) * rng.integers(0, 2, 5001)
+    d = Distribution()
+    for part in np.array_split(values, 7):
+        d.add(part)
+    got = d.result()
+    assert got["n"] == 5001 and got["mean"] == values.mean()
+    assert got["sd"] == pytest.approx(values.std(ddof=1), rel=1e-12)
+    assert (got["min"], got["max"]) == (values.min(), values.max())
+    assert list(got["quantiles"].values()) == np.percentile(
+        values, (1, 5, 25, 50, 75, 95, 99), method="inverted_cdf").tolist()
+    assert sum(got["histogram"].values()) == 5001
+    assert Distribution().result() == {"n": 0}

@@ -8,11 +8,19 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ..game.play import parse_bots, play_frame
+from ..game.play import columns, parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
-from ..sim.games import DEFAULT_CHUNK, read_games, write_games
-from ..stats.play_summary import play_summary
-from .output import console, emit_json, rules_from, user_errors, write_resumable
+from ..sim.executor import cluster
+from ..sim.games import DEFAULT_CHUNK, iter_games, write_games
+from ..stats.play_summary import play_summary, summary_columns
+from .output import (
+    SCHEDULER,
+    console,
+    emit_json,
+    rules_from,
+    user_errors,
+    write_resumable,
+)
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 BOTS_HELP = ("Bots for seats 0-3, e.g. efficiency,value,cautious,efficiency, or one name for "
@@ -100,6 +108,7 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
                                                   "(resumable) and summarise from them."),
              chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
                                        help="Hands per part (rounded up to whole games)."),
+             scheduler: str | None = SCHEDULER,
              quiet: bool = QUIET, json: bool = JSON) -> None:
     """Play hands with bots and summarise expected scores per seat and per bot.
 
@@ -110,11 +119,15 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
     lineup = parse_bots(bots)
     progress = not (quiet or json)
     if out is None:
+        if scheduler is not None:
+            raise ValueError("--scheduler needs --out (the records are written there as "
+                             "Parquet parts)")
         frame = play_frame(rs, n, seed=seed, bots=lineup, progress=progress)
     else:
-        write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
-                                                 progress=progress))
-        frame = read_games(out)
+        with cluster(scheduler) as where:
+            write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
+                                                     progress=progress, scheduler=where))
+        frame = iter_games(out, summary_columns(columns(rs)))  # a part at a time: flat memory
     summary = play_summary(frame, rs.id, rs.options_hash, seed, lineup)
     if out is not None:
         summary["out"] = str(out)

@@ -9,8 +9,17 @@ from rich.table import Table
 
 from ..kernels import qishou as Q
 from ..sim.deals import DEFAULT_CHUNK, has_qishou, write_deals
+from ..sim.executor import cluster
 from ..stats.qishou_freq import qishou_study
-from .output import console, emit_json, fail, rules_from, user_errors, write_resumable
+from .output import (
+    SCHEDULER,
+    console,
+    emit_json,
+    fail,
+    rules_from,
+    user_errors,
+    write_resumable,
+)
 
 RULES = typer.Option("changsha", "--rules", "-r", help="Rule set id (see `mjsim rules list`).")
 SET = typer.Option(None, "--set", help="Override an option, e.g. --set cs_qs_yizhihua=true (repeatable).")
@@ -29,14 +38,16 @@ def deal_cmd(n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
              out: Path = typer.Option(..., "--out", "-o", help="Output folder for Parquet parts."),
              rules: str = RULES, settings: list[str] = SET, seed: int = SEED,
              chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Deals per part."),
+             scheduler: str | None = SCHEDULER,
              quiet: bool = QUIET, json: bool = JSON) -> None:
     """Write a dataset of dealt hands (one row per seat per deal) as Parquet parts.
 
     Interrupted runs resume: run the same command again.
     """
     rs = rules_from(rules, settings)
-    write_resumable(out, lambda: write_deals(rs, n, seed, out, chunk=chunk,
-                                             progress=not (quiet or json)))
+    with cluster(scheduler) as where:
+        write_resumable(out, lambda: write_deals(rs, n, seed, out, chunk=chunk,
+                                                 progress=not (quiet or json), scheduler=where))
     parts = sorted(Path(out).glob("part-*.parquet"))
     if json:
         emit_json({"out": str(out), "rules": rs.id, "options_hash": rs.options_hash,

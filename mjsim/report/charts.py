@@ -1,6 +1,9 @@
-"""Matplotlib charts for reports, with Chinese labels when a CJK font is installed.
+"""Matplotlib charts for reports, with Chinese labels.
 
-Without a CJK font, labels fall back to pinyin (``label(zh, pinyin)``), never to boxes.
+Labels are drawn in an installed CJK font when there is one, else in the Noto Sans CJK SC
+that the ``mplfonts`` package (a dependency) ships, registered with matplotlib for this
+process — so a pip install alone draws Chinese. Without either (or with ``MJSIM_NO_CJK``
+set), labels fall back to pinyin (``label(zh, pinyin)``), never to boxes.
 
 >>> label("板板胡", "banban hu") in ("板板胡", "banban hu")
 True
@@ -8,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -23,16 +27,37 @@ _CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans SC", "Source
                  "PingFang SC", "AR PL UMing CN", "Droid Sans Fallback")
 
 
+#: the CJK font file of the mplfonts package: (package, folder, file)
+_PACKAGED_FONT = ("mplfonts", "fonts", "NotoSansCJKsc-Regular.otf")
+
+
+def packaged_font() -> str | None:
+    """Register the CJK font shipped with ``mplfonts`` with matplotlib (this process only;
+    nothing is copied) and return its family name; None when the package or file is absent."""
+    package, folder, name = _PACKAGED_FONT
+    try:
+        path = importlib.resources.files(package) / folder / name
+    except ModuleNotFoundError:
+        return None
+    if not isinstance(path, os.PathLike) or not path.is_file():
+        return None  # not an installed file (e.g. inside a zip): nothing to register
+    fname = os.fspath(path)
+    font_manager.fontManager.addfont(fname)
+    return font_manager.FontProperties(fname=fname).get_name()
+
+
 @lru_cache(maxsize=1)
 def cjk_font() -> str | None:
-    """The first installed font family that has CJK glyphs, or None."""
+    """The font family for Chinese labels: the first installed one from a list of CJK
+    families, else the packaged Noto Sans CJK SC (:func:`packaged_font`), else None (and
+    labels in pinyin); None too when ``MJSIM_NO_CJK`` is set."""
     if os.environ.get("MJSIM_NO_CJK"):
         return None
     installed = {f.name for f in font_manager.fontManager.ttflist}
     for family in _CJK_FAMILIES:
         if family in installed:
             return family
-    return None
+    return packaged_font()
 
 
 def label(zh: str, pinyin: str) -> str:

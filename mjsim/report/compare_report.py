@@ -9,12 +9,12 @@ variants overlaid; for a sweep of one option, the key metrics against the option
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..sim.compare import slug as _slug
 from ..sim.parts import write_json
 from . import charts
 
@@ -243,7 +243,7 @@ def draw_charts(result: dict[str, Any], folder: Path, prefix: str = "") -> dict[
 
 def write_compare_report(result: dict[str, Any], out: Path) -> Path:
     """Write ``report.md``, ``summary.json`` and the charts into ``out/<rules>-<variants>/``."""
-    slug = re.sub(r"[^0-9A-Za-z_.=+-]+", "_", "+".join(v["name"] for v in result["variants"]))
+    slug = _slug("+".join(v["name"] for v in result["variants"]))
     folder = Path(out) / f"{result['rules']}-{slug[:80]}"
     folder.mkdir(parents=True, exist_ok=True)
     files = draw_charts(result, folder)

@@ -9,6 +9,7 @@ after an interruption. With ``precision`` the run stops after the first round of
 which the target difference's 95% half-width (the largest over the variants) is at most
 ``precision``, or at ``max_hands``.
 
+>>> from mjsim.rules import load_rules
 >>> base = load_rules("changsha")
 >>> v = parse_variant("mul: cs_bird_mode=mul", base)
 >>> v.name, v.rules.overrides
@@ -56,8 +57,9 @@ class Variant(NamedTuple):
     rules: RuleSet
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^0-9A-Za-z_.=-]+", "_", name).strip("_") or "variant"
+def slug(name: str) -> str:
+    """A file name for ``name`` (letters of any script, digits, ``_.=+-``)."""
+    return re.sub(r"[^\w.=+-]+", "_", name).strip("_") or "variant"
 
 
 def parse_variant(text: str, base: RuleSet) -> Variant:
@@ -217,7 +219,7 @@ class _Folder:
     def __init__(self, out: Path, variants: list[Variant], params: dict[str, Any],
                  seed: int, bots: tuple[str, ...]):
         self.out = Path(out)
-        self.dirs = [self.out / f"{i}-{_slug(v.name)}" for i, v in enumerate(variants)]
+        self.dirs = [self.out / f"{i}-{slug(v.name)}" for i, v in enumerate(variants)]
         self.metas = [json.dumps(game_params(v.rules, seed, bots) | {"chunk": params["chunk"]},
                                  ensure_ascii=False).encode() for v in variants]
         self.out.mkdir(parents=True, exist_ok=True)

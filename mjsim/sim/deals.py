@@ -15,6 +15,7 @@ where the rule set has 起手胡, ``qs_<pattern>`` counts as the options pay the
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from ..kernels import qishou as Q
 from ..kernels.features import FEATURES, hand_features
 from ..rules import RuleSet, load_rules
 from ..tiles import N_KINDS
+from .executor import Cluster
 from .parts import run_parts
 from .walls import WallSpec, deal_batch
 
@@ -139,10 +141,20 @@ def run_params(rules: RuleSet, seed: int) -> dict[str, Any]:
     }
 
 
+def deal_table(rules: RuleSet, seed: int, start: int, n: int) -> pa.Table:
+    """The dataset of deals ``start .. start+n-1`` as an Arrow table (one part's)."""
+    return pa.table(deal_columns(rules, seed, start, n))
+
+
 def write_deals(rules: str | RuleSet, n: int, seed: int, out: str | Path,
-                chunk: int = DEFAULT_CHUNK, progress: bool = True) -> Path:
-    """Write ``n`` deals as Parquet parts under ``out`` (resumable; see :mod:`mjsim.sim.parts`)."""
+                chunk: int = DEFAULT_CHUNK, progress: bool = True,
+                scheduler: Cluster | str | None = None) -> Path:
+    """Write ``n`` deals as Parquet parts under ``out`` (resumable; see :mod:`mjsim.sim.parts`).
+
+    ``scheduler``: where the chunks are dealt — here (``None``), or a dask.distributed
+    cluster (a handle or address, :func:`mjsim.sim.executor.cluster`); the same files either way.
+    """
     rules = _rules(rules)
-    run_parts(out, n, chunk, lambda s, m: pa.table(deal_columns(rules, seed, s, m)),
-              run_params(rules, seed), progress=progress, label="deals")
+    run_parts(out, n, chunk, partial(deal_table, rules, seed), run_params(rules, seed),
+              progress=progress, label="deals", scheduler=scheduler)
     return Path(out)

@@ -31,6 +31,9 @@ NEED_DISTRIBUTED = '--scheduler needs dask.distributed: pip install "mjsim[clust
 #: seconds to wait for a scheduler to answer
 CONNECT_TIMEOUT = 10.0
 
+#: what a worker must have in the versions of this process to make the same bytes
+PACKAGES = ["mjsim", "numba", "numpy", "pandas", "pyarrow"]
+
 #: environment of the workers :func:`cluster` starts: one Numba thread each, one worker per core
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1"}
 
@@ -114,8 +117,9 @@ def cluster(address: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[C
     down on exit; any other address (``tcp://HOST:8786``) → a client of that running
     scheduler, closed on exit (the cluster stays).
 
-    Errors are one-line ``ValueError``: dask.distributed not installed, or a scheduler
-    that does not answer within ``timeout`` seconds.
+    Errors are one-line ``ValueError``: dask.distributed not installed, a scheduler that
+    does not answer within ``timeout`` seconds, or workers whose mjsim, numba, numpy,
+    pandas or pyarrow differ from this process's (the records would not be the same).
     """
     if address is None:
         yield None
@@ -127,7 +131,7 @@ def cluster(address: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[C
     with ExitStack() as stack:
         if address == "local":
             local = stack.enter_context(local_cluster())
-            client = stack.enter_context(distributed.Client(local))
+            client = stack.enter_context(distributed.Client(local, set_as_default=False))
         else:
             try:
                 _knock(address, timeout)
@@ -144,7 +148,31 @@ def cluster(address: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[C
                 raise ValueError(f"no dask scheduler answered at {address} within "
                                  f"{timeout:g} s ({_first_line(error)})") from None
             stack.enter_context(client)
+            mismatch = version_mismatch(client.get_versions(check=False, packages=PACKAGES))
+            if mismatch:
+                raise ValueError(f"the workers of {address} {mismatch}: install the same "
+                                 "mjsim and libraries on every worker")
         yield Cluster(client, client.scheduler.address)
+
+
+def version_mismatch(versions: dict[str, Any]) -> str | None:
+    """What differs between the workers' :data:`PACKAGES` and this process's, in
+    ``distributed.Client.get_versions`` form (``None``: nothing).
+
+    >>> here = {"mjsim": "0.1.0", "numpy": "2.4.6"}
+    >>> version_mismatch({"client": {"packages": here},
+    ...                   "workers": {"tcp://w:1": {"packages": {"numpy": "2.4.6"}}}})
+    'have no mjsim, here 0.1.0 (tcp://w:1)'
+    """
+    here = versions["client"]["packages"]
+    found: dict[tuple[str, Any], list[str]] = {}
+    for worker, info in versions["workers"].items():
+        for name in PACKAGES:
+            if name in here and info["packages"].get(name) != here[name]:
+                found.setdefault((name, info["packages"].get(name)), []).append(worker)
+    return "; ".join(f"{f'run {name} {version}' if version else f'have no {name}'}, here "
+                     f"{here[name]} ({', '.join(workers)})"
+                     for (name, version), workers in found.items()) or None
 
 
 def _first_line(error: BaseException) -> str:

@@ -13,16 +13,20 @@ set, its options and their hash, the seed, the four bots and the mjsim version.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from ..game.play import DEFAULT_BOTS, game_length, parse_bots, play_rows, to_frame
 from ..rules import RuleSet, load_rules
 from .deals import run_params as deal_params
-from .parts import read_parts, run_parts
+from .executor import Cluster
+from .parts import part_paths, read_parts, run_parts
 from .parts import run_params as folder_params
 
 #: hands per part: about 30 MB of records in memory (rounded up to whole games)
@@ -56,20 +60,23 @@ def game_table(rules: RuleSet, seed: int, start: int, n: int,
 
 def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
                 bots: tuple[str, ...] | str = DEFAULT_BOTS, chunk: int = DEFAULT_CHUNK,
-                progress: bool = True) -> Path:
+                progress: bool = True, scheduler: Cluster | str | None = None) -> Path:
     """Play ``n`` hands and write their records as Parquet parts under ``out``.
 
     Resumable: run it again after an interruption and only the missing parts are played.
     ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` is rounded
-    up to whole games.
+    up to whole games. ``scheduler``: where the chunks are played — here (``None``), or a
+    dask.distributed cluster (a handle or address, :func:`mjsim.sim.executor.cluster`);
+    the same files either way.
     """
     rules = _rules(rules)
     bots = parse_bots(bots)
     chunk = game_chunk(chunk, game_length(rules))
     if n < 1:
         raise ValueError(f"n must be at least 1 hand, got {n}")
-    run_parts(out, n, chunk, lambda s, m: game_table(rules, seed, s, m, bots),
-              run_params(rules, seed, bots), progress=progress, label="hands")
+    run_parts(out, n, chunk, partial(game_table, rules, seed, bots=bots),
+              run_params(rules, seed, bots), progress=progress, label="hands",
+              scheduler=scheduler)
     return Path(out)
 
 
@@ -79,9 +86,36 @@ def read_games(folder: str | Path, columns: list[str] | None = None) -> pd.DataF
     The run's parameters (``run.json``) are in ``frame.attrs["run"]``.
     """
     frame = read_parts(folder, columns=columns)
+    frame.attrs["run"] = _games_params(folder)
+    return frame
+
+
+def iter_games(folder: str | Path, columns: list[str] | None = None) -> Iterator[pd.DataFrame]:
+    """The hands written by :func:`write_games` under ``folder``, one frame per part in hand
+    order, so a run larger than memory can be read (and summarised,
+    :class:`mjsim.stats.play_summary.PlaySummary`) a part at a time. A part starts at a whole
+    game and holds whole games. Each frame's ``attrs["run"]`` holds the run's parameters
+    (``run.json``), as :func:`read_games` sets; the frames put together are its frame.
+
+    The folder is checked at the call (no parts, or not played hands: an error); the parts
+    are read as the frames are taken.
+    """
+    paths = part_paths(folder)
+    params = _games_params(folder)
+
+    def frames() -> Iterator[pd.DataFrame]:
+        for path in paths:
+            frame = pq.read_table(path, columns=columns).to_pandas()
+            frame.attrs["run"] = params
+            yield frame
+
+    return frames()
+
+
+def _games_params(folder: str | Path) -> dict[str, Any]:
+    """The parameters of a played-hands folder (``run.json``); another kind is an error."""
     params = folder_params(folder)
     if params.get("kind") != "games":
         raise ValueError(f"{folder} holds a {params.get('kind', 'unknown')!r} dataset, "
                          "not played hands (mjsim play --out)")
-    frame.attrs["run"] = params
-    return frame
+    return params

@@ -128,13 +128,17 @@ def run_parts(folder: str | Path, total: int, chunk: int,
     return total
 
 
-def read_parts(folder: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """All parts of a run as one DataFrame, in index order."""
-    folder = Path(folder)
-    paths = sorted(folder.glob("part-*.parquet"))
+def part_paths(folder: str | Path) -> list[Path]:
+    """The parts of a run in index order (their zero-padded starts sort so); none: an error."""
+    paths = sorted(Path(folder).glob("part-*.parquet"))
     if not paths:
         raise FileNotFoundError(f"no parts in {folder}")
-    return pd.concat([pq.read_table(p, columns=columns).to_pandas() for p in paths],
+    return paths
+
+
+def read_parts(folder: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """All parts of a run as one DataFrame, in index order."""
+    return pd.concat([pq.read_table(p, columns=columns).to_pandas() for p in part_paths(folder)],
                      ignore_index=True)
 
 

@@ -120,17 +120,14 @@ def ratio_difference(m: Moments, j: int, v: int, base: int, transform: str,
     """``f(R_v) − f(R_base)`` of metric ``j`` with its cluster-robust s.e., 95% interval, the
     s.e. of independent runs and their variance ratio; None when a ratio is undefined.
 
-    Identical variants (bit-identical sums) differ by exactly 0 with s.e. 0. ``paired=False``
+    Identical variants (the same sums in every game) differ by exactly 0 with s.e. 0 (and
+    the s.e. independent runs would have). ``paired=False``
     (runs on different walls) drops the cross term from the s.e.
     """
     cols = [2 * v, 2 * v + 1, 2 * base, 2 * base + 1]
     sy, sx, by, bx = (float(m.s[j, c]) for c in cols)
     if sx == 0 or bx == 0 or m.n_games < 2:
         return None
-    if np.array_equal(m.s[j, cols[:2]], m.s[j, cols[2:]]) and np.array_equal(
-            m.ss[j][np.ix_(cols[:2], cols[:2])], m.ss[j][np.ix_(cols[2:], cols[2:])]) and \
-            np.array_equal(m.ss[j][np.ix_(cols[:2], cols[:2])], m.ss[j][np.ix_(cols[:2], cols[2:])]):
-        return _interval(0.0, 0.0, 0.0, m.n_hands) | {"identical": True}
     n, g = m.n_hands, m.n_games
     av, ab = np.zeros(m.s.shape[1]), np.zeros(m.s.shape[1])
     for a, y_, x_, c in ((av, sy, sx, v), (ab, by, bx, base)):
@@ -142,6 +139,11 @@ def ratio_difference(m: Moments, j: int, v: int, base: int, transform: str,
     var_v, var_b = k * float(av @ m.ss[j] @ av), k * float(ab @ m.ss[j] @ ab)
     cov = k * float(av @ m.ss[j] @ ab)
     var_ind = var_v + var_b
+    block, other = np.ix_(cols[:2], cols[:2]), np.ix_(cols[:2], cols[2:])
+    if paired and np.array_equal(m.s[j, cols[:2]], m.s[j, cols[2:]]) and np.array_equal(
+            m.ss[j][block], m.ss[j][np.ix_(cols[2:], cols[2:])]) and np.array_equal(
+            m.ss[j][block], m.ss[j][other]):  # the same sums in every game
+        return _interval(0.0, 0.0, var_ind, n) | {"identical": True}
     var = var_v + var_b - 2 * cov if paired else var_ind
     return _interval(fv - fb, var, var_ind, n)
 
@@ -238,8 +240,8 @@ def quantile_difference(h: Histograms, v: int, base: int, key: str, n_hands: int
                         paired: bool = True) -> dict[str, Any]:
     """The bootstrap difference of a quantile statistic, variant ``v`` minus ``base``."""
     sv, sb = quantile_stats(h, v, key), quantile_stats(h, base, key)
-    if np.array_equal(h.counts[v], h.counts[base]):
-        return _interval(0.0, 0.0, 0.0, n_hands) | {"identical": True}
     var_ind = float(sv[1:].var(ddof=1) + sb[1:].var(ddof=1))
+    if paired and np.array_equal(h.counts[v], h.counts[base]):
+        return _interval(0.0, 0.0, var_ind, n_hands) | {"identical": True}
     var = float((sv[1:] - sb[1:]).var(ddof=1)) if paired else var_ind
     return _interval(float(sv[0] - sb[0]), var, var_ind, n_hands)

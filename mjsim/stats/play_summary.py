@@ -26,6 +26,7 @@ compared.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
@@ -47,32 +48,124 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else x
 
 
+def _total(x: np.ndarray) -> int | float:
+    """The sum of an array as a Python number: exact (an int) for integer arrays."""
+    return int(x.sum()) if x.dtype.kind in "iub" else float(x.sum())
+
+
+class Moments:
+    """Running sums for a mean and its standard errors, fed chunk by chunk.
+
+    Keeps n, Σx and Σx² of the values (shifted by the first one), and with groups (one label
+    per value, equal labels adjacent; a group may continue into the next chunk) the per-group
+    sums S_g over n_g values as Σ S_g², Σ S_g·n_g and Σ n_g². Integer values are summed
+    exactly (Python ints); a value is ``numerator / scale``, so averages of integers (a bot's
+    seats, a difference of two bots) are exact too. :meth:`result` is :func:`mean_se`'s.
+
+    >>> m = Moments(scale=2).add(np.array([1, 3])).add(np.array([5]))
+    >>> m.result()["mean"], m.result()["se"]
+    (1.5, 0.5773502691896258)
+    """
+
+    def __init__(self, scale: int = 1):
+        self.scale = scale
+        self.n = 0
+        self.shift: int | float | None = None
+        self.s1: int | float = 0
+        self.s2: int | float = 0
+        self.grouped: bool | None = None
+        #: closed groups: their number, Σ S_g², Σ S_g·n_g, Σ n_g²
+        self.g, self.gs2, self.gsn, self.gn2 = 0, 0, 0, 0
+        #: the last group seen (label, S_g, n_g), which the next chunk may continue
+        self.open: tuple[Any, int | float, int] | None = None
+
+    def add(self, values: np.ndarray, groups: np.ndarray | None = None) -> Moments:
+        """Add values (and their group labels); returns self."""
+        x = np.asarray(values)
+        x = x.astype(np.int64 if x.dtype.kind in "iub" else np.float64, copy=False).reshape(-1)
+        if self.grouped is None:
+            self.grouped = groups is not None
+        elif self.grouped != (groups is not None):
+            raise ValueError("give groups with every chunk or with none")
+        if x.size == 0:
+            return self
+        if self.shift is None:
+            self.shift = x[0].item()
+        d = x - self.shift
+        self.n += d.size
+        self.s1 += _total(d)
+        self.s2 += _total(d * d)
+        if groups is not None:
+            self._add_groups(d, np.asarray(groups).reshape(-1))
+        return self
+
+    def _add_groups(self, d: np.ndarray, groups: np.ndarray) -> None:
+        if groups.size != d.size:
+            raise ValueError(f"need one group label per value ({d.size}), got {groups.size}")
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        sums = np.add.reduceat(d, starts)
+        sizes = np.diff(np.r_[starts, d.size])
+        first: tuple[int | float, int] = (sums[0].item(), int(sizes[0]))
+        if self.open is not None:
+            label, s, k = self.open
+            if label == groups[0]:
+                first = (first[0] + s, first[1] + k)
+            else:
+                self._close(s, k)
+        if len(starts) > 1:
+            self._close(first[0], first[1])
+            inner_s, inner_n = sums[1:-1], sizes[1:-1]
+            self.g += inner_s.size
+            self.gs2 += _total(inner_s * inner_s)
+            self.gsn += _total(inner_s * inner_n)
+            self.gn2 += _total(inner_n * inner_n)
+            first = (sums[-1].item(), int(sizes[-1]))
+        self.open = (groups[-1], first[0], first[1])
+
+    def _close(self, s: float, k: int) -> None:
+        self.g += 1
+        self.gs2 += s * s
+        self.gsn += s * k
+        self.gn2 += k * k
+
+    def result(self) -> dict[str, Any]:
+        """``n``, ``mean``, ``se`` (sample s.d. / √n), normal 95% ``ci``; with groups also
+        ``se_by_game`` (from the per-group sums; None with one group). JSON-ready."""
+        n, k = self.n, self.scale
+        if n == 0:
+            return {"n": 0, "mean": None, "se": None, "ci": [None, None]}
+        s1 = self.s1
+        m = (s1 + n * self.shift) / (n * k)
+        if n > 1:  # n·Σd² − (Σd)² = n·Σ(d − d̄)², exact for integers
+            se = math.sqrt(max(n * self.s2 - s1 * s1, 0) / (n * (n - 1))) / k / math.sqrt(n)
+        else:
+            se = float("nan")
+        out = {"n": int(n), "mean": m, "se": _num(se),
+               "ci": [_num(m - Z95 * se), _num(m + Z95 * se)]}
+        if self.grouped:
+            g, gs2, gsn, gn2 = self.g, self.gs2, self.gsn, self.gn2
+            if self.open is not None:
+                _, s, c = self.open
+                g, gs2, gsn, gn2 = g + 1, gs2 + s * s, gsn + s * c, gn2 + c * c
+            if g > 1:  # n²·Σ_g (S_g − n_g·d̄)², exact for integers
+                q = n * n * gs2 - 2 * n * s1 * gsn + s1 * s1 * gn2
+                out["se_by_game"] = float(math.sqrt(g / (g - 1) * max(q, 0) / (n * n)) / n / k)
+            else:
+                out["se_by_game"] = None
+        return out
+
+
 def mean_se(values: np.ndarray, groups: np.ndarray | None = None) -> dict[str, Any]:
     """Mean, standard error and normal 95% interval of ``values`` (JSON-ready).
 
     With ``groups`` (one label per value, equal labels adjacent), ``se_by_game`` is the
-    standard error from the per-group sums (a cluster-robust s.e.).
+    standard error from the per-group sums (a cluster-robust s.e.). Chunk by chunk:
+    :class:`Moments`.
 
     >>> mean_se(np.array([1.0, 2.0, 3.0]))["se"]
     0.5773502691896258
     """
-    x = np.asarray(values, dtype=np.float64)
-    n = x.size
-    if n == 0:
-        return {"n": 0, "mean": None, "se": None, "ci": [None, None]}
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    out = {"n": int(n), "mean": m, "se": _num(se),
-           "ci": [_num(m - Z95 * se), _num(m + Z95 * se)]}
-    if groups is not None:
-        _, starts = np.unique(groups, return_index=True)
-        g = len(starts)
-        if g > 1:
-            sums = np.add.reduceat(x - m, np.sort(starts))
-            out["se_by_game"] = float(math.sqrt(g / (g - 1) * (sums**2).sum()) / n)
-        else:
-            out["se_by_game"] = None
-    return out
+    return Moments().add(values, groups).result()
 
 
 def rate(hits: np.ndarray | int, n: int | None = None) -> dict[str, Any] | None:
@@ -95,24 +188,57 @@ def _bits(masks: np.ndarray) -> np.ndarray:
     return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(4)) & 1 == 1
 
 
-def _distribution(values: np.ndarray) -> dict[str, Any]:
-    """Quantiles (amounts that occurred: the inverse of the empirical distribution), mean,
-    s.d. and a value → count histogram of integer amounts."""
-    values = np.asarray(values, dtype=np.int64)
-    if values.size == 0:
-        return {"n": 0}
-    uniq, counts = np.unique(values, return_counts=True)
-    return {
-        "n": int(values.size),
-        "mean": float(values.mean()),
-        "sd": _num(values.std(ddof=1)) if values.size > 1 else None,
-        "min": int(values.min()),
-        "max": int(values.max()),
-        "quantiles": {f"{q}%": float(v)
-                      for q, v in zip(QUANTILES, np.percentile(values, QUANTILES,
-                                                                  method="inverted_cdf"))},
-        "histogram": {str(int(v)): int(c) for v, c in zip(uniq, counts)},
-    }
+def quantile_positions(n: int, percents: tuple[int, ...] = QUANTILES) -> np.ndarray:
+    """Where each percentile falls in ``n`` sorted values (0-based), as numpy's
+    ``percentile(..., method="inverted_cdf")`` takes it: the first value whose empirical
+    distribution function reaches the percentile.
+
+    >>> quantile_positions(16, (1, 25, 50, 99)).tolist()
+    [0, 3, 7, 15]
+    """
+    index = n * (np.asarray(percents) / 100) - 1  # numpy's own arithmetic, to the last bit
+    below = np.floor(index)
+    return np.clip(np.where(index == below, below, below + 1), 0, n - 1).astype(np.int64)
+
+
+class Distribution:
+    """A value → count histogram of integer amounts, fed chunk by chunk; :meth:`result` gives
+    quantiles (amounts that occurred: the inverse of the empirical distribution), mean, s.d.,
+    range and the histogram.
+
+    >>> Distribution().add(np.array([3, 1])).add(np.array([3])).result()["histogram"]
+    {'1': 1, '3': 2}
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[int, int] = {}
+
+    def add(self, values: np.ndarray) -> Distribution:
+        """Add integer amounts; returns self."""
+        uniq, counts = np.unique(np.asarray(values, dtype=np.int64), return_counts=True)
+        for v, c in zip(uniq.tolist(), counts.tolist()):
+            self.counts[v] = self.counts.get(v, 0) + c
+        return self
+
+    def result(self) -> dict[str, Any]:
+        if not self.counts:
+            return {"n": 0}
+        values = sorted(self.counts)
+        counts = [self.counts[v] for v in values]
+        n = sum(counts)
+        s1 = sum(v * c for v, c in zip(values, counts))
+        s2 = sum(v * v * c for v, c in zip(values, counts))
+        ends = np.cumsum(counts)  # sorted positions 0 .. ends[i]-1 hold values[:i+1]
+        at = np.searchsorted(ends, quantile_positions(n), side="right")
+        return {
+            "n": n,
+            "mean": s1 / n,
+            "sd": math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else None,
+            "min": values[0],
+            "max": values[-1],
+            "quantiles": {f"{q}%": float(values[i]) for q, i in zip(QUANTILES, at)},
+            "histogram": {str(v): c for v, c in zip(values, counts)},
+        }
 
 
 def _score(e: dict[str, Any]) -> dict[str, Any]:
@@ -120,25 +246,22 @@ def _score(e: dict[str, Any]) -> dict[str, Any]:
     return {"mean_score": e["mean"], **{k: v for k, v in e.items() if k not in ("mean", "n")}}
 
 
-def _per_hand(pay: np.ndarray, bots: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Per bot (in seat order of first appearance): the average net payment of its seats."""
-    return {b: pay[:, [s for s in SEATS if bots[s] == b]].mean(axis=1)
-            for b in dict.fromkeys(bots)}
+def _bot_sums(pay: np.ndarray, bots: tuple[str, ...]) -> dict[str, tuple[np.ndarray, int]]:
+    """Per bot (in seat order of first appearance): the sum of its seats' net payments per
+    hand and its number of seats (its per-hand value is the sum over the number)."""
+    out = {}
+    for b in dict.fromkeys(bots):
+        seats = [s for s in SEATS if bots[s] == b]
+        out[b] = pay[:, seats].sum(axis=1), len(seats)
+    return out
 
 
-def _compare(per_hand: dict[str, np.ndarray], groups: np.ndarray | None) -> list[dict]:
-    """For every pair of bots, the mean per-hand difference (first minus second)."""
-    return [{"bots": [a, b], **_score(mean_se(per_hand[a] - per_hand[b], groups))}
-            for a, b in combinations(per_hand, 2)]
-
-
-def bot_scores(pay: np.ndarray, bots: tuple[str, ...],
-               groups: np.ndarray | None = None) -> tuple[list[dict], list[dict]]:
-    """Per bot: the mean of its per-hand seat average; and the paired bot differences."""
-    per_hand = _per_hand(pay, bots)
-    scores = [{"bot": b, "seats": [s for s in SEATS if bots[s] == b],
-               **_score(mean_se(x, groups))} for b, x in per_hand.items()]
-    return scores, _compare(per_hand, groups)
+def _pair_sums(sums: dict[str, tuple[np.ndarray, int]]
+               ) -> dict[tuple[str, str], tuple[np.ndarray, int]]:
+    """For every pair of bots, their per-hand difference (first minus second) as an integer
+    numerator over a denominator: ``Ta/ka - Tb/kb = (kb·Ta - ka·Tb) / (ka·kb)``."""
+    return {(a, b): (kb * ta - ka * tb, ka * kb)
+            for (a, (ta, ka)), (b, (tb, kb)) in combinations(sums.items(), 2)}
 
 
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -167,24 +290,201 @@ def rotation_scores(frames: list[pd.DataFrame], lineup: tuple[str, ...]) -> dict
     for frame in frames[1:]:
         if not np.array_equal(frame["index"].to_numpy(), index):
             raise ValueError("the seatings must be played on the same hands")
-    per_hand: dict[str, np.ndarray] = {}
+    totals: dict[str, np.ndarray] = {}  # per bot: its seats' payments, summed over seatings
     for frame, seating in zip(frames, seatings):
-        for b, x in _per_hand(_seat_matrix(frame, "pay"), seating).items():
-            per_hand[b] = per_hand.get(b, 0) + x / len(frames)
+        for b, (t, _) in _bot_sums(_seat_matrix(frame, "pay"), seating).items():
+            totals[b] = totals.get(b, 0) + t
+    sums = {b: (t, len(frames) * lineup.count(b)) for b, t in totals.items()}
     groups = frames[0]["game"].to_numpy()
     return {
         "lineup": list(lineup),
         "seatings": [list(s) for s in seatings],
         "n_hands": len(index),
-        "bots": [{"bot": b, "seats_per_seating": lineup.count(b), **_score(mean_se(x, groups))}
-                 for b, x in per_hand.items()],
-        "bot_differences": _compare(per_hand, groups),
+        "bots": [{"bot": b, "seats_per_seating": lineup.count(b),
+                  **_score(Moments(k).add(t, groups).result())} for b, (t, k) in sums.items()],
+        "bot_differences": [{"bots": list(pair), **_score(Moments(k).add(d, groups).result())}
+                            for pair, (d, k) in _pair_sums(sums).items()],
     }
 
 
-def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
-                 bots: tuple[str, ...]) -> dict[str, Any]:
+#: the record columns a summary reads besides the per-seat ``pay_*`` and ``patterns_*`` ones
+_FIELDS = ("game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "discarder",
+           "turns")
+
+
+def summary_columns(columns: tuple[str, ...] | list[str]) -> list[str]:
+    """Of a rule set's record columns (:func:`mjsim.game.play.columns`), those a summary reads.
+
+    >>> summary_columns(["seed", "game", "pay_0", "pay_win_0", "patterns_0", "bird_0"])
+    ['game', 'pay_0', 'pay_win_0', 'patterns_0']
+    """
+    return [c for c in columns if c in _FIELDS or c.startswith(("pay_", "patterns_"))]
+
+
+class PlaySummary:
+    """:func:`play_summary` fed chunk by chunk: :meth:`add` frames of records in hand order,
+    then :meth:`result`. Only counts, sums (:class:`Moments`) and integer histograms
+    (:class:`Distribution`) are kept, so memory does not grow with the number of hands, and
+    the result does not depend on how the hands were chunked.
+
+    >>> from mjsim.game.play import columns, to_frame
+    >>> COL = {c: i for i, c in enumerate(columns("changsha"))}
+    >>> rows = np.zeros((16, len(COL)), np.int32)
+    >>> rows[:, COL["game"]] = np.arange(16) // 8
+    >>> rows[::2, COL["pay_0"]], rows[::2, COL["pay_1"]] = 1, -1
+    >>> acc = PlaySummary("changsha", "x", 0, ("efficiency",) * 4)
+    >>> for part in (rows[:8], rows[8:]):
+    ...     _ = acc.add(to_frame("changsha", part, 0))
+    >>> acc.result()["seats"][0]["mean_score"], acc.n_hands
+    (0.5, 16)
+    """
+
+    def __init__(self, rules_id: str, options_hash: str, seed: int, bots: tuple[str, ...]):
+        if len(bots) != 4:
+            raise ValueError(f"bots: need four names (seats 0-3), got {len(bots)}")
+        self.rules_id, self.options_hash, self.seed = rules_id, options_hash, int(seed)
+        self.bots = tuple(bots)
+        self.patterns = game_config(rules_id).patterns
+        self.n_hands = 0
+        #: payment sources and whether ``next_dealer`` is recorded: set by the first frame
+        self.sources: list[str] | None = None
+        self.has_next_dealer = False
+        #: named integer counts (hands, wins, seats' wins, ...)
+        self.counts: dict[Any, int] = {}
+        self.seat_pay = [Moments() for _ in SEATS]
+        self.source_pay: dict[tuple[str, int], Moments] = {}
+        self.bot_pay = {b: Moments(self.bots.count(b)) for b in dict.fromkeys(self.bots)}
+        self.pair_pay = {(a, b): Moments(self.bots.count(a) * self.bots.count(b))
+                         for a, b in combinations(self.bot_pay, 2)}
+        self.dealer_pay = Moments()
+        self.turns = Moments()
+        self.per_seat = Distribution()
+        self.receipts = Distribution()
+
+    def _count(self, key: Any, hits: np.ndarray | int) -> None:
+        self.counts[key] = self.counts.get(key, 0) + int(np.sum(hits))
+
+    def add(self, df: pd.DataFrame) -> PlaySummary:
+        """Add the records of a frame (hands in order, after those added before); returns
+        self."""
+        if self.sources is None:
+            self.sources = [c[4:-2] for c in df.columns if c.startswith("pay_")
+                            and c.endswith("_0") and c != "pay_0"]
+            self.has_next_dealer = "next_dealer" in df
+            self.source_pay = {(src, s): Moments() for src in self.sources for s in SEATS}
+        n = len(df)
+        if n == 0:
+            return self
+        self.n_hands += n
+        pay = _seat_matrix(df, "pay")
+        games = df["game"].to_numpy() if "game" in df else None
+        outcome = df["outcome"].to_numpy()
+        won = outcome == OUT_WIN
+        kind = df["win_kind"].to_numpy()
+        winners = _bits(df["winners"].to_numpy()) & won[:, None]
+        discarder = df["discarder"].to_numpy()
+        dealt_in = won & (discarder >= 0)
+        self_drawn = won & np.isin(kind, SELF_DRAWN)
+
+        for s in SEATS:
+            self.seat_pay[s].add(pay[:, s], games)
+            self._count(("wins", s), winners[:, s])
+            self._count(("deal_ins", s), dealt_in & (discarder == s))
+            self._count(("self_draws", s), winners[:, s] & self_drawn)
+            for src in self.sources:
+                self.source_pay[src, s].add(df[f"pay_{src}_{s}"].to_numpy())
+        sums = _bot_sums(pay, self.bots)
+        for b, (t, _) in sums.items():
+            self.bot_pay[b].add(t, games)
+        for pair, (d, _) in _pair_sums(sums).items():
+            self.pair_pay[pair].add(d, games)
+
+        dealer = df["dealer"].to_numpy().astype(np.int64)
+        rows = np.arange(n)
+        self.dealer_pay.add(pay[rows, dealer], games)
+        self._count("dealer_wins", winners[rows, dealer])
+        if self.has_next_dealer:
+            self._count("keeps_deal", df["next_dealer"].to_numpy() == dealer)
+        for k in range(len(OUTCOMES)):
+            self._count(("outcome", k), outcome == k)
+        self._count("dealt_in", dealt_in)
+        self._count("self_drawn", self_drawn)
+        self._count("multi_win", winners.sum(axis=1) > 1)
+        self.turns.add(df["turns"].to_numpy(), games)
+        for k in range(1, len(WIN_KINDS)):
+            self._count(("kind", k), won & (kind == k))
+        patterns = _seat_matrix(df, "patterns")
+        for bit in range(len(self.patterns)):
+            self._count(("big", bit), ((patterns >> bit) & 1 == 1) & winners)
+        self._count("any_big", (patterns != 0) & winners)
+        self._count("wins", winners)
+        self.per_seat.add(pay.reshape(-1))
+        self.receipts.add(_seat_matrix(df, "pay_win")[winners])
+        return self
+
+    def result(self) -> dict[str, Any]:
+        """The summary of every hand added (:func:`play_summary`'s keys)."""
+        n = self.n_hands
+        if n < 1:
+            raise ValueError("no hands to summarise")
+        c = self.counts
+        bots = self.bots
+        n_won = c[("outcome", OUT_WIN)]
+        wins_flat = c["wins"]
+        kind_counts = {name: c[("kind", k)] for k, name in enumerate(WIN_KINDS) if k != 0}
+        big_counts = {p.id: c[("big", bit)] for bit, p in enumerate(self.patterns)}
+        seats = [{
+            "seat": s, "bot": bots[s], **_score(self.seat_pay[s].result()),
+            "win_rate": rate(c[("wins", s)], n),
+            "deal_in_rate": rate(c[("deal_ins", s)], n),
+            "self_draw_rate": rate(c[("self_draws", s)], n),
+            "by_source": {src: {k: self.source_pay[src, s].result()[k] for k in ("mean", "se")}
+                          for src in self.sources},
+        } for s in SEATS]
+        return {
+            "rules": self.rules_id,
+            "options_hash": self.options_hash,
+            "seed": self.seed,
+            "bots": [{"bot": b, "seats": [s for s in SEATS if bots[s] == b],
+                      **_score(m.result())} for b, m in self.bot_pay.items()],
+            "lineup": list(bots),
+            "n_hands": int(n),
+            "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in self.patterns],
+            "sources": list(self.sources),
+            "seats": seats,
+            "bot_differences": [{"bots": list(pair), **_score(m.result())}
+                                for pair, m in self.pair_pay.items()],
+            "dealer": {
+                **_score(self.dealer_pay.result()),
+                "win_rate": rate(c["dealer_wins"], n),
+                "keeps_deal": rate(c["keeps_deal"], n) if self.has_next_dealer else None,
+            },
+            "win_rate": rate(n_won, n),
+            "draw_rate": rate(c[("outcome", OUT_DRAW)], n),
+            "deal_in_rate": rate(c["dealt_in"], n),
+            "self_draw_share": rate(c["self_drawn"], n_won),
+            "multi_win_rate": rate(c["multi_win"], n_won),
+            "outcomes": {name: rate(c[("outcome", k)], n) for k, name in enumerate(OUTCOMES)},
+            "mean_turns": self.turns.result(),
+            "win_kinds": kind_counts,
+            "win_kind_rates": {name: rate(k, n_won) for name, k in kind_counts.items()},
+            "big_wins": big_counts,
+            "big_win_rates": {name: rate(k, wins_flat) for name, k in big_counts.items()},
+            "any_big_win": rate(c["any_big"], wins_flat),
+            "n_wins": wins_flat,
+            "payments": {
+                "per_seat": self.per_seat.result(),
+                "winner_receipt": self.receipts.result(),
+            },
+        }
+
+
+def play_summary(df: pd.DataFrame | Iterable[pd.DataFrame], rules_id: str, options_hash: str,
+                 seed: int, bots: tuple[str, ...]) -> dict[str, Any]:
     """Summarise played hands (one record per row) as a JSON-ready dict.
+
+    ``df`` is a frame of records, or frames of them in hand order (each part of a dataset,
+    :func:`mjsim.sim.games.iter_games`), summarised one at a time by :class:`PlaySummary`.
 
     Keys: ``rules``, ``options_hash``, ``seed``, ``bots``, ``n_hands``; ``seats`` (per seat:
     bot, ``mean_score``/``se``/``ci`` of the net payment per hand, ``win_rate``,
@@ -196,80 +496,7 @@ def play_summary(df: pd.DataFrame, rules_id: str, options_hash: str, seed: int,
     ``big_win_rates`` (share of wins, one per winner); ``payments`` (the net per-seat
     payment per hand, and the winner's receipt for the win).
     """
-    if len(bots) != 4:
-        raise ValueError(f"bots: need four names (seats 0-3), got {len(bots)}")
-    n = len(df)
-    if n < 1:
-        raise ValueError("no hands to summarise")
-    pay = _seat_matrix(df, "pay")
-    games = df["game"].to_numpy() if "game" in df else None
-    model_patterns = game_config(rules_id).patterns
-    sources = [c[4:-2] for c in df.columns if c.startswith("pay_") and c.endswith("_0")
-               and c != "pay_0"]
-    outcome = df["outcome"].to_numpy()
-    won = outcome == OUT_WIN
-    n_won = int(won.sum())
-    kind = df["win_kind"].to_numpy()
-    winners = _bits(df["winners"].to_numpy()) & won[:, None]
-    discarder = df["discarder"].to_numpy()
-    dealt_in = won & (discarder >= 0)
-    self_drawn = won & np.isin(kind, SELF_DRAWN)
-
-    seats = []
-    for s in SEATS:
-        seats.append({
-            "seat": s, "bot": bots[s], **_score(mean_se(pay[:, s], games)),
-            "win_rate": rate(winners[:, s]),
-            "deal_in_rate": rate(dealt_in & (discarder == s)),
-            "self_draw_rate": rate(winners[:, s] & self_drawn),
-            "by_source": {src: {k: mean_se(df[f"pay_{src}_{s}"].to_numpy())[k]
-                                for k in ("mean", "se")} for src in sources},
-        })
-    scores, diffs = bot_scores(pay, tuple(bots), games)
-
-    dealer = df["dealer"].to_numpy().astype(np.int64)
-    rows = np.arange(n)
-    wins_flat = winners.sum()
-    patterns = _seat_matrix(df, "patterns")
-    big_counts = {name: int((((patterns >> bit) & 1 == 1) & winners).sum())
-                  for bit, name in enumerate(p.id for p in model_patterns)}
-    any_big = int(((patterns != 0) & winners).sum())
-    kind_counts = {name: int((won & (kind == k)).sum())
-                   for k, name in enumerate(WIN_KINDS) if k != 0}
-    receipts = _seat_matrix(df, "pay_win")[winners]
-
-    return {
-        "rules": rules_id,
-        "options_hash": options_hash,
-        "seed": int(seed),
-        "bots": scores,
-        "lineup": list(bots),
-        "n_hands": int(n),
-        "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in model_patterns],
-        "sources": sources,
-        "seats": seats,
-        "bot_differences": diffs,
-        "dealer": {
-            **_score(mean_se(pay[rows, dealer], games)),
-            "win_rate": rate(winners[rows, dealer]),
-            "keeps_deal": rate(df["next_dealer"].to_numpy() == dealer)
-            if "next_dealer" in df else None,
-        },
-        "win_rate": rate(won),
-        "draw_rate": rate(outcome == OUT_DRAW),
-        "deal_in_rate": rate(dealt_in),
-        "self_draw_share": rate(int(self_drawn.sum()), n_won),
-        "multi_win_rate": rate(int((winners.sum(axis=1) > 1).sum()), n_won),
-        "outcomes": {name: rate(outcome == k) for k, name in enumerate(OUTCOMES)},
-        "mean_turns": mean_se(df["turns"].to_numpy(), games),
-        "win_kinds": kind_counts,
-        "win_kind_rates": {name: rate(c, n_won) for name, c in kind_counts.items()},
-        "big_wins": big_counts,
-        "big_win_rates": {name: rate(c, int(wins_flat)) for name, c in big_counts.items()},
-        "any_big_win": rate(any_big, int(wins_flat)),
-        "n_wins": int(wins_flat),
-        "payments": {
-            "per_seat": _distribution(pay.reshape(-1)),
-            "winner_receipt": _distribution(receipts),
-        },
-    }
+    summary = PlaySummary(rules_id, options_hash, seed, bots)
+    for frame in [df] if isinstance(df, pd.DataFrame) else df:
+        summary.add(frame)
+    return summary.result()
