@@ -233,3 +233,15 @@ def test_cli_compare(tmp_path):
                                 "--report", str(tmp_path / "rep")])
     assert sweep.exit_code == 0, sweep.output
     assert (tmp_path / "rep" / "changsha-cs_birds=0+cs_birds=4" / "sweep.png").exists()
+
+
+@pytest.mark.parametrize("rules, change", [("generic", "gen_seven_pairs=false"),
+                                           ("dingque", "dq_allow_chow=true")])
+def test_every_playable_rule_set_compares(rules, change):
+    """A change that alters play moves the rates, paired on the same walls."""
+    base = load_rules(rules)
+    r = run_compare(Variant("baseline", base), [parse_variant(f"v: {change}", base)], n=800,
+                    seed=4, progress=False, exact=False)
+    by = {m["metric"]: m["variants"][0]["difference"] for m in r["metrics"]}
+    assert r["paired"] and not by["rate.win"].get("identical")
+    assert by["length.turns"]["se"] > 0 and by["length.turns"]["variance_ratio"] > 1

@@ -21,12 +21,13 @@ from . import charts
 #: the metrics of the forest plot and the sweep chart, by panel
 KEY_METRICS = {
     "score": ("mean_score.dealer", "payment.sd", "payment.receipt", "payment.q05",
-              "payment.q95", "payment.largest_loss"),
+              "payment.q95"),
+    "loss": ("payment.largest_loss",),
     "rate": ("rate.win", "rate.draw", "rate.deal_in", "rate.self_drawn", "rate.multi_win",
              "rate.dealer_wins", "rate.dealer_keeps", "big_win.any"),
     "length": ("length.turns", "length.tiles_left"),
 }
-_PANEL_ZH = {"score": ("分数（每手）", "score per hand"), "rate": ("比率（百分点）", "rate (pp)"),
+_PANEL_ZH = {"score": ("分数（每手）", "score per hand"), "loss": ("分数", "score"), "rate": ("比率（百分点）", "rate (pp)"),
              "length": ("长度", "length")}
 COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
 

@@ -97,7 +97,14 @@ def _map_on_cluster(func, tasks, on_result, handle: Cluster, progress) -> None:
     try:
         top_up()
         for future in running:
-            done[index.pop(future)] = future.result()  # a task's exception is raised here
+            try:
+                done[index.pop(future)] = future.result()  # a task's exception is raised here
+            except Exception as error:
+                if not type(error).__module__.startswith("distributed"):
+                    raise
+                raise ValueError(f"the cluster lost a chunk ({type(error).__name__}: "
+                                 f"{_first_line(error)}); what was written is kept: run the "
+                                 "same command again to resume") from None
             del future  # release the result on the cluster
             while delivered in done:
                 on_result(tasks[delivered], done.pop(delivered))
