@@ -227,6 +227,9 @@ def test_cli_compare(tmp_path):
     bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "400",
                               "--out", "/proc/x"])
     assert bad.exit_code == 2 and "cannot write to /proc/x" in bad.output
+    bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "160",
+                              "--report", "/proc/x", "--json"])
+    assert bad.exit_code == 2 and "cannot write /proc/x" in bad.output
     bad = runner.invoke(app, ["compare", "--rules", "caishen16", "--variant", "m: cai_tier_mult=1,2,4"])
     assert bad.exit_code == 2 and "does not play" in bad.output
     sweep = runner.invoke(app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160",

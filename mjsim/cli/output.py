@@ -80,7 +80,8 @@ def rules_from(name: str, settings: list[str] | None):
 
 
 def user_errors(func):
-    """Turn input errors (bad notation, rules, hands) into one-line messages and exit 2."""
+    """Turn input errors (bad notation, rules, hands) and unwritable outputs into one-line
+    messages and exit 2."""
     import functools
 
     @functools.wraps(func)
@@ -89,5 +90,8 @@ def user_errors(func):
             return func(*args, **kwargs)
         except ValueError as error:  # NotationError, RulesError and HandError are ValueErrors
             raise fail(str(error)) from None
+        except OSError as error:  # an output folder that cannot be made or written
+            where = f"{error.filename}: " if error.filename else ""
+            raise fail(f"cannot write {where}{error.strerror or error}") from None
 
     return wrapper
