@@ -114,7 +114,7 @@ def test_metrics_agree_with_play_summary():
     bots = ("efficiency", "value", "cautious", "efficiency")
     df = play_frame(rules, 800, seed=5, bots=bots)
     ms = metrics(rules, bots)
-    y, x = per_hand(df, ms, bots)
+    y, x = per_hand(df, ms, bots, rules)
     r = {m.key: y[:, j].sum() / x[:, j].sum() for j, m in enumerate(ms)}
     s = play_summary(df, rules.id, rules.options_hash, 5, bots)
     assert r["mean_score.dealer"] == pytest.approx(s["dealer"]["mean_score"])
@@ -194,11 +194,26 @@ def test_variant_errors():
     tiles = [parse_variant("honours: cs_tiles=136", base)]
     with pytest.raises(RulesError, match="changes the tile set.*--unpaired"):
         check_variants(Variant("baseline", base), tiles, unpaired=False)
-    notes = check_variants(Variant("baseline", base), tiles, unpaired=True)
-    assert any("unpaired" in n for n in notes)
+    notes, paired = check_variants(Variant("baseline", base), tiles, unpaired=True)
+    assert any("unpaired" in n for n in notes) and paired == [False]
     with pytest.raises(RulesError, match="names must differ"):
         check_variants(Variant("baseline", base), [parse_variant("baseline: cs_birds=4", base)],
                        unpaired=False)
+
+
+def test_pairing_is_per_variant():
+    """With --unpaired, a variant on the baseline's walls stays paired."""
+    base = load_rules("changsha")
+    r = run_compare(Variant("baseline", base), [parse_variant("136: cs_tiles=136", base),
+                                                parse_variant("mul: cs_bird_mode=mul", base)],
+                    n=800, seed=0, unpaired=True, progress=False, exact=False)
+    assert [v["paired"] for v in r["variants"]] == [False, True] and r["paired"] is False
+    d = next(m for m in r["metrics"] if m["metric"] == "mean_score.dealer")["variants"]
+    assert d[0]["difference"]["variance_ratio"] == pytest.approx(1.0)
+    assert d[1]["difference"]["variance_ratio"] > 5
+    with pytest.raises(ValueError, match="unknown metric 'payment.largest_loss'"):
+        run_compare(Variant("baseline", base), [parse_variant("mul: cs_bird_mode=mul", base)],
+                    precision=1.0, metric="payment.largest_loss", progress=False)
 
 
 def test_unpaired_study_says_so():

@@ -133,7 +133,8 @@ def compare_cmd(
             return run_compare(baseline, variants, n=n, seed=seed, bots=lineup, chunk=chunk,
                                precision=precision, metric=metric, max_hands=max_hands,
                                out=out, scheduler=handle, unpaired=unpaired,
-                               progress=progress)
+                               progress=progress,
+                               sweep=sweep.partition("=")[0].strip() if sweep else None)
 
     holder: dict[str, Any] = {}
     if out is not None:
@@ -141,9 +142,6 @@ def compare_cmd(
     else:
         holder["result"] = run()
     result = holder["result"]
-    if sweep:
-        result["sweep"] = option = sweep.partition("=")[0].strip()
-        result["sweep_baseline"] = base.options[option]
     if report is not None:
         from ..report.compare_report import write_compare_report
 

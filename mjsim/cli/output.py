@@ -65,7 +65,7 @@ def write_resumable(out: Path, write: Callable[[], Any]) -> None:
     except OSError as error:
         raise fail(f"cannot write to {out}: {error.strerror or error}") from None
     except KeyboardInterrupt:
-        kept = len(list(Path(out).glob("part-*.parquet")))
+        kept = len(list(Path(out).rglob("part-*.parquet")))
         raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "
                    "again to resume") from None
 

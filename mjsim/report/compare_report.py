@@ -77,10 +77,12 @@ def forest_chart(result: dict[str, Any], path: Path) -> Path:
                                    f"difference from the baseline: {_PANEL_ZH[panel][1]}"))
     if any(ms for _, ms in panels):
         axes[0, 0].legend(loc="best", fontsize=8)
+    zh, en = (("同一牌墙配对", "paired on the same walls") if result["paired"]
+              else ("未配对", "not all paired"))
     axes[0, 0].set_title(charts.label(
-        f"规则改动的影响（{result['n_hands']:,} 手/方案，同一牌墙配对，95% 区间；空心：含 0）",
-        f"Rule changes ({result['n_hands']:,} hands each, paired on the same walls, 95% "
-        "intervals; hollow: includes 0)"))
+        f"规则改动的影响（{result['n_hands']:,} 手/方案，{zh}，95% 区间；空心：含 0）",
+        f"Rule changes ({result['n_hands']:,} hands each, {en}, 95% intervals; hollow: "
+        "includes 0)"))
     if not any(ms for _, ms in panels):
         axes[0, 0].text(0.5, 0.5, charts.label("各方案的每手结果完全相同", "every variant played "
                                                "identical hands"), ha="center",
@@ -108,20 +110,19 @@ def payments_chart(result: dict[str, Any], path: Path) -> Path:
     return charts.save(fig, path)
 
 
-def _sweep_value(result: dict[str, Any], v: dict[str, Any], option: str) -> Any:
-    return v["changes"].get(option, result["sweep_baseline"])
-
-
 def sweep_chart(result: dict[str, Any], path: Path) -> Path:
-    """Each key metric against the swept option's value (the variants' own 95% intervals)."""
+    """Each key metric against the swept option's value (the baseline's and the sweep's
+    variants', with their own 95% intervals; other variants are left out)."""
     import matplotlib.pyplot as plt
 
     option = result["sweep"]
     keys = [k for k in ("mean_score.dealer", "rate.win", "rate.self_drawn", "payment.sd",
                         "payment.receipt", "length.turns") if k in _by_key(result)]
     metrics = _by_key(result)
+    # the baseline, and the variants that change the swept option alone (once per value)
     points = [(result["sweep_baseline"], None)] + [
-        (_sweep_value(result, v, option), i) for i, v in enumerate(result["variants"])]
+        (v["changes"][option], i) for i, v in enumerate(result["variants"])
+        if set(v["changes"]) == {option}]
     labels = [str(p) for p, _ in points]
     order = sorted(range(len(points)), key=lambda i: (str(type(points[i][0])), points[i][0]))
     cols = 3
@@ -222,7 +223,7 @@ def compare_markdown(result: dict[str, Any], files: dict[str, str], level: int =
             lines.append(f"| {k} | {base:.6g} | " + " | ".join(
                 f"{v['difference'][k]:+.6g}" for v in exact["variants"]) + " |")
         lines.append("")
-    elif exact:
+    elif exact and exact["baseline"]:
         lines += ["The variants deal alike: the exact deal-time probabilities (起手胡, complete "
                   "and ready at the deal) do not change.", ""]
     if files.get("payments"):

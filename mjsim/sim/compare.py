@@ -87,14 +87,16 @@ def sweep_variants(text: str, base: RuleSet) -> list[Variant]:
     return [parse_variant(f"{key.strip()}={v}: {key.strip()}={v}", base) for v in items]
 
 
-def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool) -> list[str]:
-    """Refuse what cannot be compared; return notes (identical variants, unpaired walls)."""
+def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool
+                   ) -> tuple[list[str], list[bool]]:
+    """Refuse what cannot be compared; return notes (identical variants, unpaired walls) and,
+    per variant, whether it plays the baseline's walls (paired)."""
     if not variants:
         raise RulesError("compare needs at least one --variant or a --sweep")
     names = [baseline.name] + [v.name for v in variants]
     if len(set(names)) != len(names):
         raise RulesError(f"variant names must differ: {', '.join(names)}")
-    notes = []
+    notes, paired = [], []
     seen = {baseline.rules.options_hash: baseline.name}
     spec = game_config(baseline.rules).spec
     for v in variants:
@@ -103,15 +105,17 @@ def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool) -
                              f"{baseline.rules.id}")
         other = seen.setdefault(v.rules.options_hash, v.name)
         if other != v.name:
-            notes.append(f"{v.name!r} has the same effective options as {other!r}: its "
-                         "differences are 0")
+            notes.append(f"{v.name!r} has the same effective options as {other!r}: "
+                         + ("its differences are 0" if other == baseline.name
+                            else "the same results"))
         vs = game_config(v.rules).spec
         if vs.stream != spec.stream or not np.array_equal(vs.multiset, spec.multiset):
             if not unpaired:
                 raise RulesError(f"variant {v.name!r} changes the tile set, so its walls differ "
                                  "and pairing is lost; give --unpaired to compare anyway")
             notes.append(f"{v.name!r} plays other walls: its differences are unpaired")
-    return notes
+        paired.append(vs.stream == spec.stream and np.array_equal(vs.multiset, spec.multiset))
+    return notes, paired
 
 
 def _game_span(variants: list[Variant]) -> int:
@@ -142,26 +146,28 @@ class Study:
         frames = [t.to_pandas() for t in tables]
         index = frames[0]["index"].to_numpy()
         games = index // self.span
-        ys, xs = zip(*(HM.per_hand(f, self.metrics, self.bots) for f in frames))
+        ys, xs = zip(*(HM.per_hand(f, self.metrics, self.bots, v.rules)
+                       for f, v in zip(frames, self.variants)))
         self.moments.add(np.stack(ys, axis=-1), np.stack(xs, axis=-1), games)
         self.hist.add([f[[f"pay_{s}" for s in range(4)]].to_numpy() for f in frames], games,
                       self.seed)
 
-    def half_width(self, key: str, paired: bool) -> float:
+    def half_width(self, key: str, paired: list[bool]) -> float:
         """The largest 95% half-width of the differences of ``key`` over the variants."""
         widths = [(d["ci"][1] - d["ci"][0]) / 2 for d in self._diffs(key, paired) if d]
         return max(widths) if widths else math.inf
 
-    def _diffs(self, key: str, paired: bool) -> list[dict[str, Any] | None]:
+    def _diffs(self, key: str, paired: list[bool]) -> list[dict[str, Any] | None]:
+        """The differences of ``key``, per variant (``paired[v - 1]``: on the same walls)."""
         quantiles = {m.key for m in HM.quantile_metrics()}
         if key in quantiles:
-            return [P.quantile_difference(self.hist, v, 0, key, self.moments.n_hands, paired)
-                    for v in range(1, len(self.variants))]
+            return [P.quantile_difference(self.hist, v, 0, key, self.moments.n_hands,
+                                          paired[v - 1]) for v in range(1, len(self.variants))]
         j, m = next((j, m) for j, m in enumerate(self.metrics) if m.key == key)
-        return [P.ratio_difference(self.moments, j, v, 0, m.transform, paired)
+        return [P.ratio_difference(self.moments, j, v, 0, m.transform, paired[v - 1])
                 for v in range(1, len(self.variants))]
 
-    def results(self, paired: bool) -> list[dict[str, Any]]:
+    def results(self, paired: list[bool]) -> list[dict[str, Any]]:
         """One entry per metric: the baseline's value and each variant's value and difference."""
         out = []
         for j, m in enumerate(self.metrics + HM.quantile_metrics()):
@@ -233,6 +239,8 @@ class _Folder:
             write_json(manifest, params)
         for d, meta, v in zip(self.dirs, self.metas, variants):
             d.mkdir(exist_ok=True)
+            for stale in d.glob(".part-*.tmp"):
+                stale.unlink(missing_ok=True)  # left by an interrupted write
             write_json(d / "run.json", json.loads(meta) | {"variant": v.name})
 
     def has(self, task: tuple[int, int]) -> bool:
@@ -252,15 +260,16 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
                 precision: float | None = None, metric: str = "mean_score.dealer",
                 max_hands: int = 1_000_000, out: str | Path | None = None,
                 scheduler: Any = None, unpaired: bool = False, progress: bool = True,
-                exact: bool = True) -> dict[str, Any]:
+                exact: bool = True, sweep: str | None = None) -> dict[str, Any]:
     """Play ``baseline`` and ``variants`` on the same hands and compare them in pairs.
 
     Without ``precision``: ``n`` hands. With it: rounds of :data:`ROUND` chunks until the
     95% half-width of ``metric``'s differences is at most ``precision`` or ``max_hands``.
     ``out``: keep every variant's records as Parquet parts (and resume from them).
     ``scheduler``: a Dask handle from :func:`mjsim.sim.executor.cluster` (None: here).
+    ``sweep``: the option the variants sweep, recorded for the report's sweep chart.
     """
-    notes = check_variants(baseline, variants, unpaired)
+    notes, paired = check_variants(baseline, variants, unpaired)
     everyone = [baseline, *variants]
     span = _game_span(everyone)
     chunk = -(-chunk // span) * span
@@ -269,8 +278,10 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
     if precision is not None:
         if not precision > 0:
             raise ValueError(f"--precision must be a positive half-width, got {precision}")
-        if metric not in keys:
-            raise ValueError(f"unknown metric {metric!r}; metrics: {', '.join(keys)}")
+        if metric not in keys or metric == "payment.largest_loss":
+            keys.remove("payment.largest_loss")  # an extreme value: no half-width to aim at
+            raise ValueError(f"unknown metric {metric!r} for --precision; metrics: "
+                             f"{', '.join(keys)}")
         total = max_hands
     else:
         total = n
@@ -284,7 +295,6 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
     tasks = [(s, min(chunk, total - s)) for s in range(0, total, chunk)]
     rounds = [tasks] if precision is None else [tasks[i:i + ROUND]
                                                 for i in range(0, len(tasks), ROUND)]
-    paired = not any("unpaired" in note for note in notes)
     reached = None
     label = "hands of each variant" + (f", target ±{precision:g}" if precision else "")
     with progress_bar(label, total, enabled=progress) as advance:
@@ -298,13 +308,14 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
                     break
     result = {
         "rules": baseline.rules.id, "seed": seed, "bots": list(bots), "mjsim": __version__,
-        "n_hands": study.moments.n_hands, "n_games": study.moments.n_games, "paired": paired,
+        "n_hands": study.moments.n_hands, "n_games": study.moments.n_games, "paired": all(paired),
         "baseline": {"name": baseline.name, "overrides": baseline.rules.overrides,
                      "options_hash": baseline.rules.options_hash},
         "variants": [{"name": v.name, "overrides": v.rules.overrides,
                       "changes": {k: val for k, val in v.rules.options.items()
                                   if baseline.rules.options[k] != val},
-                      "options_hash": v.rules.options_hash} for v in variants],
+                      "options_hash": v.rules.options_hash, "paired": p}
+                     for v, p in zip(variants, paired)],
         "notes": notes, "metrics": study.results(paired),
         "payments": study.payment_histograms(),
     }
@@ -312,6 +323,8 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
         result["precision"] = {"metric": metric, "target": precision,
                                "half_width": study.half_width(metric, paired),
                                "reached": reached is not None, "max_hands": max_hands}
+    if sweep is not None:
+        result["sweep"], result["sweep_baseline"] = sweep, baseline.rules.options[sweep]
     if exact:
         result["exact"] = _exact(everyone)
     if out is not None:

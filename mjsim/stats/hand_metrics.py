@@ -9,7 +9,7 @@ payment distribution are not ratios; :mod:`mjsim.stats.paired` bootstraps them.
 >>> from mjsim.game.play import play_frame
 >>> df = play_frame("changsha", 16, seed=1)
 >>> ms = metrics("changsha", ("efficiency",) * 4)
->>> y, x = per_hand(df, ms, ("efficiency",) * 4)
+>>> y, x = per_hand(df, ms, ("efficiency",) * 4, "changsha")
 >>> y.shape == x.shape == (16, len(ms)), ms[0].key
 (True, 'mean_score.dealer')
 """
@@ -79,7 +79,8 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
     out += [
         Metric("rate.win", "someone wins", "有人胡牌", "rate"),
         Metric("rate.draw", "drawn hand", "流局", "rate"),
-        Metric("rate.deal_in", "a discard deals in", "点炮", "rate"),
+        Metric("rate.deal_in", "won on another's tile (discard or robbed kong)", "放铳",
+               "rate"),
         Metric("rate.self_drawn", "self-drawn share of won hands", "自摸占胡牌", "rate"),
         Metric("rate.multi_win", "several winners (of won hands)", "一炮多响占胡牌", "rate"),
         Metric("rate.qishou_end", "hand ended by 起手胡", "起手胡结束", "rate"),
@@ -105,9 +106,11 @@ def _seats(df: pd.DataFrame, name: str) -> np.ndarray:
     return df[[f"{name}_{s}" for s in SEATS]].to_numpy(dtype=np.float64)
 
 
-def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...]
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """``y, x``: ``float64[n hands, len(ms)]`` numerators and denominators of ``ms``."""
+def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
+             rules: str | RuleSet) -> tuple[np.ndarray, np.ndarray]:
+    """``y, x``: ``float64[n hands, len(ms)]`` numerators and denominators of ``ms`` (any of
+    :func:`metrics`) in hands of ``rules``."""
+    g = game_config(rules)
     n = len(df)
     pay = _seats(df, "pay")
     outcome = df["outcome"].to_numpy()
@@ -142,9 +145,9 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...]
                                           ones)
     for k, name in enumerate(WIN_KINDS):
         columns[f"win_kind.{name}"] = (won * (kind == k), won)
-    for bit, m in enumerate(m for m in ms if m.group == "big_win" and m.key != "big_win.any"):
-        columns[m.key] = ((((patterns >> bit) & 1 == 1) & winners).sum(axis=1).astype(np.float64),
-                          n_winners)
+    for bit, p in enumerate(g.patterns):  # bit b of patterns_<seat>: the model's pattern b
+        columns[f"big_win.{p.id}"] = ((((patterns >> bit) & 1 == 1) & winners).sum(axis=1)
+                                      .astype(np.float64), n_winners)
     if "pay_win_0" in df:
         columns["payment.receipt"] = ((_seats(df, "pay_win") * winners).sum(axis=1), n_winners)
     y = np.empty((n, len(ms)))
