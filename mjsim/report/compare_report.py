@@ -196,9 +196,9 @@ def compare_markdown(result: dict[str, Any], files: dict[str, str], level: int =
         lines += [f"> {note}", ""]
     if "precision" in result:
         p = result["precision"]
-        lines += [f"Played until the 95% half-width of `{p['metric']}` was at most "
-                  f"{p['target']:g}: ±{p['half_width']:.4g} "
-                  f"({'reached' if p['reached'] else 'not reached by the hand limit'}).", ""]
+        lines += [(f"Played until the 95% half-width of `{p['metric']}` was at most "
+                   f"{p['target']:g}: ±{p['half_width']:.4g} "
+                   f"({'reached' if p['reached'] else 'not reached by the hand limit'})."), ""]
     if files.get("forest"):
         lines += [f"![differences]({files['forest']})", ""]
     lines += ["| metric | baseline | " + " | ".join(f"Δ {n}" for n in names) + " |",
@@ -224,8 +224,8 @@ def compare_markdown(result: dict[str, Any], files: dict[str, str], level: int =
                 f"{v['difference'][k]:+.6g}" for v in exact["variants"]) + " |")
         lines.append("")
     elif exact and exact["baseline"]:
-        lines += ["The variants deal alike: the exact deal-time probabilities (起手胡, complete "
-                  "and ready at the deal) do not change.", ""]
+        lines += [("The variants deal alike: the exact deal-time probabilities (起手胡, "
+                   "complete and ready at the deal) do not change."), ""]
     if files.get("payments"):
         lines += [f"![payments]({files['payments']})", ""]
     if files.get("sweep"):
