@@ -127,6 +127,8 @@ def compare_cmd(
         raise RulesError("give at least one --variant 'name: option=value' or a --sweep")
     lineup = parse_bots(bots)
     progress = not (quiet or json)
+    if report is not None:
+        report.mkdir(parents=True, exist_ok=True)  # an unwritable folder fails before playing
 
     def run() -> dict[str, Any]:
         with executor.cluster(scheduler) as handle:
