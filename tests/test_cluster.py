@@ -190,3 +190,15 @@ def test_compare_on_the_cluster_is_the_local_run(address, tmp_path):
     for name in ("0-baseline", "1-mul", "2-4"):
         local = _parts(tmp_path / "here" / name)
         assert local and local == _parts(tmp_path / "there" / name)
+
+
+def test_a_lost_worker_is_a_one_line_error(address):
+    """A task that kills its worker, again on every retry: distributed gives up on it
+    (KilledWorker), and the caller gets a ValueError saying how to go on. (Last in the file:
+    the workers are restarted by their nannies.)"""
+    def die(task):
+        import os
+        os._exit(1)
+
+    with pytest.raises(ValueError, match="the cluster lost a chunk.*run the same command again"):
+        map_chunks(die, [(0, 1)], lambda t, r: None, address)
