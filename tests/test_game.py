@@ -221,6 +221,7 @@ def test_invariants_after_every_hand(rules_id, options):
             assert ((st["concealed"] + st["melded"]) <= 4).all()
             gone = np.concatenate([ws[i][:st["head"]], ws[i][st["tail"]:]])
             assert st["status"][:, ST_BONUS].sum() == (gone >= 34).sum()
+            assert [rec[f"bonus_{s}"] for s in range(4)] == st["status"][:, ST_BONUS].tolist()
             assert rec["tiles_left"] == st["tail"] - st["head"]
             if rec["outcome"] == R.OUT_WIN:
                 assert rec["n_winners"] == bin(rec["winners"]).count("1") >= 1

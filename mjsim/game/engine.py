@@ -600,6 +600,7 @@ def _close(G, S, W, rec):
     rec[R.C_OPEN_KONGS] = S.pos[P_OPEN_KONGS]
     for s in range(4):
         rec[R.C_VOID + s] = S.void[s] if S.void[s] >= 0 else -1
+        rec[R.C_BONUS + s] = st[s, ST_BONUS]
         rec[R.C_DECLARED] |= st[s, ST_DECLARED] << s
         rec[R.C_LOCKED] |= st[s, ST_LOCKED] << s
         if rec[R.C_OUTCOME] == R.OUT_DRAW and _ready_exact(G, S, W, s):

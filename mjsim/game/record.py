@@ -60,20 +60,22 @@ COMMON = (
     "index", "game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "n_winners",
     "discarder", "win_tile", "wild_kind",
     *seat_columns("units"), *seat_columns("patterns"), *seat_columns("void"),
-    *seat_columns("pay"),
+    *seat_columns("bonus"), *seat_columns("pay"),
     "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "ready_end",
 )
 _AT = {name: i for i, name in enumerate(COMMON)}
 C_INDEX, C_GAME, C_DEALER, C_NEXT_DEALER, C_OUTCOME, C_WIN_KIND, C_WINNERS, C_N_WINNERS, \
     C_DISCARDER, C_WIN_TILE, C_WILD_KIND = range(11)
-C_UNITS, C_PATTERNS, C_VOID, C_PAY = (_AT[f"{g}_0"] for g in ("units", "patterns", "void", "pay"))
+C_UNITS, C_PATTERNS, C_VOID, C_BONUS, C_PAY = (
+    _AT[f"{g}_0"] for g in ("units", "patterns", "void", "bonus", "pay"))
 C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_READY_END = (
     _AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared", "locked",
                      "ready_end"))
 N_COMMON = len(COMMON)
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
-#: drawn (0 for other outcomes)
+#: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons
+#: where they are bonus tiles) seat ``s`` set aside
 SEAT_MASKS = ("winners", "declared", "locked", "ready_end")
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns")}
 
