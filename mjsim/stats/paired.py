@@ -85,10 +85,6 @@ def _transform(name: str, r: float) -> tuple[float, float]:
     return r, 1.0
 
 
-def _num(x: float) -> float | None:
-    return None if x is None or math.isnan(x) else float(x)
-
-
 def _interval(diff: float, var: float, var_ind: float, n: int) -> dict[str, Any]:
     se = math.sqrt(max(var, 0.0))
     se_ind = math.sqrt(max(var_ind, 0.0))
@@ -100,19 +96,28 @@ def _interval(diff: float, var: float, var_ind: float, n: int) -> dict[str, Any]
     }
 
 
-def ratio_value(m: Moments, j: int, v: int, transform: str) -> dict[str, Any]:
-    """Metric ``j`` of variant ``v`` alone: value, its s.e. (by game) and 95% interval."""
-    sy, sx = m.s[j, 2 * v], m.s[j, 2 * v + 1]
-    if sx == 0 or m.n_games < 2:
-        return {"value": None, "se": None, "ci": [None, None], "denominator": float(sx)}
-    r = sy / sx
+def _linear(m: Moments, j: int, v: int, transform: str) -> tuple[float, np.ndarray]:
+    """``f(R_v)`` of metric ``j`` and the coefficients ``a`` over the columns of ``m`` with
+    ``Σ_g (a·U_g)² = Σ_g Z_v,g²`` (the linearised ratio, delta method); ``Σx_v`` must be > 0."""
+    n = m.n_hands
+    r = float(m.s[j, 2 * v] / m.s[j, 2 * v + 1])
     f, df = _transform(transform, r)
     a = np.zeros(m.s.shape[1])
-    a[2 * v], a[2 * v + 1] = df / (sx / m.n_hands), -df * r / (sx / m.n_hands)
+    xbar = m.s[j, 2 * v + 1] / n
+    a[2 * v], a[2 * v + 1] = df / xbar, -df * r / xbar
+    return f, a
+
+
+def ratio_value(m: Moments, j: int, v: int, transform: str) -> dict[str, Any]:
+    """Metric ``j`` of variant ``v`` alone: value, its s.e. (by game) and 95% interval."""
+    sx = float(m.s[j, 2 * v + 1])
+    if sx == 0 or m.n_games < 2:
+        return {"value": None, "se": None, "ci": [None, None], "denominator": sx}
+    f, a = _linear(m, j, v, transform)
     g = m.n_games
     var = g / (g - 1) * float(a @ m.ss[j] @ a) / m.n_hands ** 2
     se = math.sqrt(max(var, 0.0))
-    return {"value": f, "se": se, "ci": [f - Z95 * se, f + Z95 * se], "denominator": float(sx)}
+    return {"value": f, "se": se, "ci": [f - Z95 * se, f + Z95 * se], "denominator": sx}
 
 
 def ratio_difference(m: Moments, j: int, v: int, base: int, transform: str,
@@ -125,16 +130,10 @@ def ratio_difference(m: Moments, j: int, v: int, base: int, transform: str,
     (runs on different walls) drops the cross term from the s.e.
     """
     cols = [2 * v, 2 * v + 1, 2 * base, 2 * base + 1]
-    sy, sx, by, bx = (float(m.s[j, c]) for c in cols)
-    if sx == 0 or bx == 0 or m.n_games < 2:
+    if m.s[j, cols[1]] == 0 or m.s[j, cols[3]] == 0 or m.n_games < 2:
         return None
     n, g = m.n_hands, m.n_games
-    av, ab = np.zeros(m.s.shape[1]), np.zeros(m.s.shape[1])
-    for a, y_, x_, c in ((av, sy, sx, v), (ab, by, bx, base)):
-        r = y_ / x_
-        _, df = _transform(transform, r)
-        a[2 * c], a[2 * c + 1] = df / (x_ / n), -df * r / (x_ / n)
-    fv, fb = _transform(transform, sy / sx)[0], _transform(transform, by / bx)[0]
+    (fv, av), (fb, ab) = _linear(m, j, v, transform), _linear(m, j, base, transform)
     k = g / (g - 1) / n ** 2
     var_v, var_b = k * float(av @ m.ss[j] @ av), k * float(ab @ m.ss[j] @ ab)
     cov = k * float(av @ m.ss[j] @ ab)
