@@ -90,10 +90,10 @@ def test_void_suit_blocks_a_win_1_8():
     """RULES.md §1.8, void suit p: 123m678m555s789s5m +5m wins, 123m678m555s789s5p +5p not."""
     rules = load_rules("dingque")
     g, S, W = _position(rules, {0: "123m678m555s789s55m", 1: "123m678m555s789s55p"}, void=1)
-    assert _win(g, S, W, 0, 1)[0]
-    assert not _win(g, S, W, 1, 1)[0]
+    assert _win(g, S, W, 0, 1, -1)[0]
+    assert not _win(g, S, W, 1, 1, -1)[0]
     S.void[1] = 2  # the same p hand with s void holds s tiles: no win either
-    assert not _win(g, S, W, 1, 1)[0]
+    assert not _win(g, S, W, 1, 1, -1)[0]
 
 
 def test_void_choice():
@@ -154,12 +154,14 @@ def test_each_engine_function_compiles_once(tmp_path):
     code = textwrap.dedent("""
         import importlib, numba
         from mjsim.game.play import play_rows, play_wall, replay
-        for rules in ("changsha", "generic", "dingque"):
+        for rules in ("changsha", "generic", "dingque", "shanghai_qhp", "shanghai_baida",
+                      "shanghai_qiaoma"):
             play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
-            replay(rules, 0, 3, 0)
+            replay(rules, 0, 3)
         bad = []
         n = 0
-        for m in ("engine", "state", "bots", "scoring", "scoring.changsha", "scoring.generic"):
+        for m in ("engine", "state", "bots", "scoring", "scoring.changsha", "scoring.generic",
+                  "scoring.shanghai"):
             mod = importlib.import_module("mjsim.game." + m)
             for name, f in vars(mod).items():
                 if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == mod.__name__:

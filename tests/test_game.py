@@ -3,7 +3,6 @@ each situational win of RULES.md §2 (杠上开花, 杠上炮, 抢杠, 海底捞
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
@@ -13,40 +12,12 @@ from mjsim.game.config import game_config
 from mjsim.game.play import columns, parse_bots, play_frame, play_rows, play_wall, replay
 from mjsim.game.scoring import changsha as CS
 from mjsim.game.state import MELD_PUNG, ST_BONUS
-from mjsim.kernels.deal import deal_seats
 from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.rules import RulesError, load_rules
 from mjsim.sim.walls import DICE_STREAM, WallSpec, walls
+from scripted import build_wall, kinds
 
 PAY = [f"pay_{s}" for s in range(4)]
-
-
-def kinds(text: str) -> list[int]:
-    """Tiles in order: ``"234m5s"`` → [1, 2, 3, 22]."""
-    out = []
-    for digits, suit in re.findall(r"(\d+)([mpsz])", text.replace(" ", "")):
-        out += [9 * "mpsz".index(suit) + int(d) - 1 for d in digits]
-    return out
-
-
-def build_wall(rules, hands: dict[int, str], dealer=0, draws="", tail="", burn=0):
-    """A wall dealing ``hands`` (seat → tiles); after the deal ``burn`` filler tiles, then
-    ``draws`` in head order; ``tail`` fills the last slots (the first 补张/开杠 tiles)."""
-    spec = WallSpec.from_rules(rules)
-    pool = list(spec.multiset)
-    want = {s: kinds(h) for s, h in hands.items()}
-    for tiles in [*want.values(), kinds(draws), kinds(tail)]:
-        for t in tiles:
-            pool.remove(t)  # raises if the script asks for a fifth copy
-    filler = sorted(pool)
-    deal = []
-    for rel in deal_seats(spec.hand_size):
-        seat = (dealer + int(rel)) % 4
-        deal.append(want[seat].pop(0) if want.get(seat) else filler.pop(0))
-    assert all(not v for v in want.values()), "a hand has more tiles than the deal gives"
-    tail_tiles = kinds(tail)
-    middle = filler[:burn] + kinds(draws) + filler[burn:]
-    return np.array(deal + middle + tail_tiles, dtype=np.int8)
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -84,8 +55,8 @@ def test_piao_and_options_of_the_formula():
 
 
 def test_unsupported_rules_and_bots():
-    with pytest.raises(RulesError, match="does not play shanghai_qhp yet"):
-        game_config(load_rules("shanghai_qhp"))
+    with pytest.raises(RulesError, match="does not play caishen16 yet"):
+        game_config(load_rules("caishen16"))
     with pytest.raises(ValueError, match="unknown bot"):
         parse_bots("random")
 
@@ -235,7 +206,7 @@ def test_replay_and_chunking():
     df = play_frame("changsha", 24, seed=5)
     for i in (0, 9, 23):
         row = df.iloc[i]
-        rec = replay("changsha", 5, int(row["index"]), int(row["dealer"]))
+        rec = replay("changsha", 5, int(row["index"]))
         assert all(rec[c] == row[c] for c in columns("changsha"))
     with pytest.raises(ValueError, match="multiple of 8"):
         play_rows("changsha", 5, 3, 8)

@@ -87,8 +87,8 @@ def print_summary(s: dict[str, Any], title: str) -> None:
             kinds.add_row(f"{name} {WIN_KINDS_ZH[k]}", f"{s['win_kinds'][name]:,}", _pct(r),
                           _pct_ci(r))
     console.print(kinds)
-    big = Table("big win", "wins", "share of wins", "95% interval",
-                title=f"big wins (大胡), {s['n_wins']:,} wins (one per winner)")
+    big = Table("pattern", "wins", "share of wins", "95% interval",
+                title=f"{s['patterns_title']}, {s['n_wins']:,} wins (one per winner)")
     for p in s["patterns"]:
         name, zh = p["id"], p["name_zh"]
         r = s["big_win_rates"][name]
@@ -97,6 +97,15 @@ def print_summary(s: dict[str, Any], title: str) -> None:
                 _pct(s["any_big_win"]), _pct_ci(s["any_big_win"]))
     if s["patterns"]:
         console.print(big)
+    figures = Table("figure", "estimate", "95% interval",
+                    title=f"the {s['scoring']} model's figures (s.e. by game)")
+    for key, e in s["model_figures"].items():
+        if e["value"] is None:
+            continue
+        k, end = (100, "%") if e["unit"] == "rate" else (1, "")
+        figures.add_row(f"{e['label']} {e['label_zh']}", f"{k * e['value']:.3f}{end}",
+                        f"{k * e['ci'][0]:.3f} – {k * e['ci'][1]:.3f}{end}")
+    console.print(figures)
 
 
 def play_cmd(rules: str = RULES, settings: list[str] = SET,

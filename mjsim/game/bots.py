@@ -7,16 +7,21 @@ Three policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`):
   rarely improves a hand); claims a chow, pung or kong only when it lowers shanten; 开杠
   whenever it is allowed and the hand stays ready.
 - **value**: as efficiency, but scores a hand by ``min(shanten, big-win shanten − 1)``
-  over the scoring model's big-win families (Changsha: 清一色, 碰碰胡, 七对, 将一色), so it
-  steers toward a big win that is close; it declines a small win on another player's tile
-  while its hand is ready for a big win and at least ten tiles are left (a refusal that
-  过手 then punishes). Where the model has no big wins it plays as efficiency.
+  over the scoring model's big-win families (Changsha: 清一色, 碰碰胡, 七对, 将一色;
+  Shanghai 清混碰: 清一色 and 风一色, the 勒子 tiers), so it steers toward a big win that is
+  close; it declines a small win (worth less than ``decline_below``: Changsha's small win,
+  a 清混碰 hand below one 勒子) on another player's tile while its hand is ready for a big
+  win and at least ten tiles are left (a refusal that 过手 or 漏胡 then punishes). Where the
+  model has no big wins it plays as efficiency.
 - **cautious**: as efficiency, but while an opponent has declared (报听), is locked after
-  an opening kong or shows three melds, it prefers tiles that opponent has discarded
-  (现物); far from ready (shanten ≥ 2) it gives up speed for safety. Where the rules let
-  it refuse the 海底, it refuses it under such a threat.
+  an opening kong, shows three melds, or is one claim on its discards from a liability
+  (承包, ``feed_limit``), it prefers tiles that opponent has discarded (现物); far from
+  ready (shanten ≥ 2) it gives up speed for safety. Where the rules let it refuse the 海底,
+  it refuses it under such a threat.
 
-Every bot evaluates under its own seat's void suit and wildcards; in 定缺 it picks the void
+Every bot evaluates under its own seat's void suit and wildcards, and never discards a
+wild tile (百搭) while it holds another; where 报听 exists it declares as soon as its hand is
+ready (the engine's ``declare``). In 定缺 it picks the void
 suit that leaves the lowest shanten, then the one with fewest tiles to shed
 (:func:`choose_void`), and where void-suit tiles must go first it discards among them.
 
@@ -32,7 +37,8 @@ from ..kernels.jit import njit_borrowed, njit_inline
 from ..tables.suits import INF
 from . import record as R
 from . import values as V
-from .state import ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, cost, evaluate_inline, live
+from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, claims, cost,
+                    evaluate_inline, live)
 
 
 @njit_borrowed
@@ -143,11 +149,14 @@ def _close_families(G, W, best):
 
 
 @njit_borrowed
-def threats(S, s):
-    """Bitmask of opponents of ``s`` who have declared, are locked or show three melds."""
+def threats(G, S, s):
+    """Bitmask of opponents of ``s`` who have declared, are locked or show three melds, or
+    are one claim on ``s``'s discards from a liability (``feed_limit``, 承包)."""
     mask = 0
+    feed = G.cfg[V.FEED_LIMIT]
     for o in range(4):
-        if o != s and (S.status[o, ST_DECLARED] or S.status[o, ST_LOCKED] or S.n_melds[o] >= 3):
+        if o != s and (S.status[o, ST_DECLARED] or S.status[o, ST_LOCKED] or S.n_melds[o] >= 3
+                       or (feed > 0 and claims(S, o, s) >= feed - 1)):
             mask |= 1 << o
     return mask
 
@@ -169,9 +178,18 @@ def _must_shed(G, S, s, counts):
     if not G.cfg[V.VOID_FIRST] or v < 0:
         return -1
     for k in range(9 * v, 9 * v + 9):
-        if counts[k] > 0:
+        if counts[k] > 0 and not S.wild[s, k]:
             return v
     return -1
+
+
+@njit_borrowed
+def _holds_plain(S, s, counts):
+    """Whether seat ``s`` holds a tile that is not wild (then no wild tile is discarded)."""
+    for k in range(34):
+        if counts[k] > 0 and not S.wild[s, k]:
+            return True
+    return False
 
 
 @njit_borrowed
@@ -179,7 +197,7 @@ def choose_discard(G, S, W, s, bot):
     """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
     keys, bases, raw = W.keys, W.bases, W.raw_keys
     counts = S.concealed[s]
-    threat = threats(S, s) if bot == R.BOT_CAUTIOUS else 0
+    threat = threats(G, S, s) if bot == R.BOT_CAUTIOUS else 0
     shed = _must_shed(G, S, s, counts)
     c14 = cost(G, S, W, s, counts)
     fold = threat != 0 and c14 >= 3
@@ -188,10 +206,11 @@ def choose_discard(G, S, W, s, bot):
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
     fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close, n_fams)
+    keep_wild = _holds_plain(S, s, counts)
     best = 1 << 40
     for d in range(34):
         keys[d] = 1 << 40
-        if counts[d] == 0 or (shed >= 0 and d // 9 != shed):
+        if counts[d] == 0 or (shed >= 0 and d // 9 != shed) or (keep_wild and S.wild[s, d]):
             continue
         counts[d] -= 1
         c = evaluate_inline(G, S, W, s, counts, fams, n_eval)
@@ -276,7 +295,7 @@ def choose_void(G, S, W, s):
 @njit_inline
 def declines_ron(G, S, W, s, bot, units, live_left):
     """Whether the value bot passes a small win on another's tile to wait for a big one."""
-    if bot != R.BOT_VALUE or units > 0 or live_left < 10:
+    if bot != R.BOT_VALUE or units >= G.cfg[V.DECLINE_BELOW] or live_left < 10:
         return False
     cost(G, S, W, s, S.concealed[s])
     return big_cost(G, W) == 1
@@ -289,4 +308,4 @@ def takes_haidi(G, S, s, bot):
     if not G.cfg[V.HAIDI_MAY_DECLINE] or (G.cfg[V.DECLARE_MUST_WIN] and
                                           S.status[s, ST_DECLARED]):
         return True
-    return not (bot == R.BOT_CAUTIOUS and threats(S, s) != 0)
+    return not (bot == R.BOT_CAUTIOUS and threats(G, S, s) != 0)

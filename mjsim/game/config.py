@@ -65,6 +65,10 @@ class GameConfig:
     sources: tuple[str, ...]
     columns: tuple[str, ...]
     patterns: tuple
+    #: the model's columns wider than int8, and what summaries report of its columns
+    wide: tuple[str, ...] = ()
+    facts: tuple = ()
+    patterns_title: str = "patterns"
 
     @property
     def game_length(self) -> int:
@@ -147,7 +151,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     ...
     mjsim.rules.model.RulesError: the game engine does not play caishen16 yet (its preset \
 has no [game] table); playable: generic, dingque, changsha, changsha_classic_1980s, \
-changsha_transition_1990
+changsha_transition_1990, shanghai_qhp, shanghai_baida, shanghai_qiaoma
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
     scoring, engine, values = _values(rules)
@@ -173,11 +177,13 @@ changsha_transition_1990
                   reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
                   wild_step=spec.wild_step)
     for slot, src in (("win", "win"), ("kong", "kong"), ("declare", "baoting"),
-                      ("qishou", "qishou"), ("mid", "mid")):
+                      ("qishou", "qishou"), ("mid", "mid"), ("baopai", "baopai")):
         engine[f"src_{slot}"] = sources.index(src) if src in sources else -1
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
     arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
                        comp.kind_mask, comp.honour_mask, comp.tables, spec.deal_seats,
                        spec.is_bonus, spec.multiset, next_kinds())
     return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
-                      columns=columns, patterns=scoring.PATTERNS)
+                      columns=columns, patterns=scoring.PATTERNS,
+                      wide=scoring.WIDE, facts=scoring.FACTS,
+                      patterns_title=scoring.PATTERNS_TITLE)

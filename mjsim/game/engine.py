@@ -35,8 +35,9 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import GameRules
-from .state import (M_KIND, M_TYPE, P_DEALER, P_HEAD, P_KONGS, P_OPEN_KONGS, P_TAIL, P_TURNS,
-                    P_WINNER, POSITIONS, STATUS, ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
+from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEALER, P_HEAD, P_KONGS,
+                    P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS, STATUS,
+                    ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
                     pop_meld, reset_state, upgrade_pung, waits_on)
@@ -50,7 +51,7 @@ NO_TILE = -1
 #: the final state written for a replay (``play_games``' ``final``): name -> size
 FINAL = (("concealed", 4 * 34), ("melded", 4 * 34), ("melds", 4 * MAX_MELDS * 3),
          ("n_melds", 4), ("seen", 34), ("status", 4 * len(STATUS)), ("void", 4),
-         ("pos", len(POSITIONS)))
+         ("pos", len(POSITIONS)), ("model", MODEL_SLOTS), ("carry", CARRY_SLOTS))
 FINAL_SIZE = sum(size for _, size in FINAL)
 
 
@@ -64,10 +65,13 @@ def _live(G, S):
 
 
 @njit_borrowed
-def _draw(G, S, wall, s, from_tail):
+def _draw(G, S, W, wall, rec, s, from_tail):
     """The next tile for seat ``s`` from the head (or the tail), bonus tiles set aside and
-    replaced from the tail, now in its hand; :data:`NO_TILE` when nothing is left."""
+    replaced from the tail, now in its hand; :data:`NO_TILE` when nothing is left or the
+    bonus tiles set aside won (``bonus_win``). ``P_REPLACED`` says whether a bonus tile was
+    replaced."""
     tail = from_tail
+    S.pos[P_REPLACED] = 0
     while _live(G, S) > 0:
         if tail:
             S.pos[P_TAIL] -= 1
@@ -79,8 +83,35 @@ def _draw(G, S, wall, s, from_tail):
             S.concealed[s, t] += 1
             return t
         S.status[s, ST_BONUS] += 1
+        S.pos[P_REPLACED] = 1
+        if _bonus_win(G, S, W, wall, rec, s):
+            return NO_TILE
         tail = True
     return NO_TILE
+
+
+@njit_borrowed
+def _bonus_win(G, S, W, wall, rec, s):
+    """Whether seat ``s``'s bonus tiles set aside win at once (``bonus_win``, 八花齐); the
+    win is settled as self-drawn."""
+    if G.cfg[V.BONUS_WIN] <= 0 or S.status[s, ST_BONUS] < G.cfg[V.BONUS_WIN]:
+        return False
+    legal, u, b = SC.win_value(G, W, S.concealed[s], S, s, np.int64(R.WIN_BONUS),
+                               np.int64(NO_TILE))
+    S.units[s] = u
+    S.bits[s] = b
+    _finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_BONUS), np.int64(-1),
+                np.int64(NO_TILE))
+    return True
+
+
+@njit_borrowed
+def _self_kind(G, S, kind):
+    """The kind of a self-drawn win on the tile just drawn: ``kind``, or 杠上开花 where it
+    replaced a bonus tile and ``bonus_gangkai`` says so."""
+    if G.cfg[V.BONUS_GANGKAI] and S.pos[P_REPLACED]:
+        return np.int64(R.WIN_GANGKAI)
+    return np.int64(kind)
 
 
 @njit_borrowed
@@ -93,14 +124,15 @@ def _aux_cost(G, W):
 
 
 @njit_inline
-def _win(G, S, W, s, win_kind):
-    """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14)."""
+def _win(G, S, W, s, win_kind, tile):
+    """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14), won on
+    ``tile``."""
     counts = S.concealed[s]
     if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED]:
         return False, 0, 0
     if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0:
         return False, 0, 0
-    return SC.win_value(G, W, counts, S, s, win_kind)
+    return SC.win_value(G, W, counts, S, s, win_kind, tile)
 
 
 @njit_inline
@@ -109,7 +141,7 @@ def _win_on(G, S, W, s, t, win_kind):
     if not can_add(S, s, S.concealed[s], t):
         return False, 0, 0
     S.concealed[s, t] += 1
-    out = _win(G, S, W, s, win_kind)
+    out = _win(G, S, W, s, win_kind, t)
     S.concealed[s, t] -= 1
     return out
 
@@ -175,8 +207,10 @@ def _to_pile(S, s, t):
 
 @njit_borrowed
 def _meld_allowed(G, S, s, kind):
-    """Whether seat ``s`` may meld ``kind`` (定缺: not its void suit unless ``void_melds``)."""
-    return G.cfg[V.VOID_MELDS] or kind // 9 != S.void[s]
+    """Whether seat ``s`` may meld ``kind`` (定缺: not its void suit unless ``void_melds``;
+    not a wild kind unless ``wild_melds``)."""
+    return (G.cfg[V.VOID_MELDS] or kind // 9 != S.void[s]) and \
+        (G.cfg[V.WILD_MELDS] or not S.wild[s, kind])
 
 
 # --------------------------------------------------------------------------- settlement
@@ -411,7 +445,7 @@ def _best_chow(G, S, W, o, bot, discarder, t):
         first = t - r + first_r
         ok = True
         for k in range(first, first + 3):
-            if k != t and S.concealed[o, k] == 0:
+            if (k != t and S.concealed[o, k] == 0) or not _meld_allowed(G, S, o, k):
                 ok = False
         if not ok:
             continue
@@ -547,7 +581,7 @@ def _haidi(G, S, W, wall, rec, bots, cur):
     t = np.int64(wall[S.pos[P_HEAD]])
     S.pos[P_HEAD] += 1
     S.concealed[taker, t] += 1
-    legal, u, b = _win(G, S, W, taker, np.int64(R.WIN_HAIDILAO))
+    legal, u, b = _win(G, S, W, taker, np.int64(R.WIN_HAIDILAO), t)
     if legal:
         S.units[taker] = u
         S.bits[taker] = b
@@ -567,7 +601,7 @@ def _next_draw(G, S, W, wall, rec, bots, cur):
     if G.cfg[V.WALL_END] == V.END_HAIDI and _live(G, S) == 1:
         _haidi(G, S, W, wall, rec, bots, cur)
         return NO_TILE
-    return _draw(G, S, wall, cur, np.int64(0))
+    return _draw(G, S, W, wall, rec, cur, np.int64(0))
 
 
 @njit_inline
@@ -576,8 +610,9 @@ def _after_kong(G, S, W, wall, rec, bots, s, opening):
     reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
     drawn or −1 when the hand ended, the kind a self-drawn win would be)``."""
     if not opening:
-        t = _draw(G, S, wall, s, np.int64(1))
-        return s, t, R.WIN_GANGKAI if G.cfg[V.REPLACEMENT_GANGKAI] else R.WIN_ZIMO
+        t = _draw(G, S, W, wall, rec, s, np.int64(1))
+        kind = R.WIN_GANGKAI if G.cfg[V.REPLACEMENT_GANGKAI] else R.WIN_ZIMO
+        return s, t, _self_kind(G, S, kind)
     if _open_kong(G, S, W, wall, rec, bots, s) >= 0:
         return s, NO_TILE, R.WIN_ZIMO
     nxt = (s + 1) % 4
@@ -605,12 +640,15 @@ def _close(G, S, W, rec):
         rec[R.C_LOCKED] |= st[s, ST_LOCKED] << s
         if rec[R.C_OUTCOME] == R.OUT_DRAW and _ready_exact(G, S, W, s):
             rec[R.C_READY_END] |= 1 << s
+    SC.end_hand(G, S, rec)
     nxt = dealer
     if rec[R.C_OUTCOME] == R.OUT_WIN:
         if G.cfg[V.ROTATION] == V.ROT_DEALER_KEEPS:
             nxt = dealer if (rec[R.C_WINNERS] >> dealer) & 1 else (dealer + 1) % 4
         else:
             nxt = S.pos[P_WINNER]
+            if rec[R.C_N_WINNERS] > 1 and G.cfg[V.MULTI_NEXT] == V.NEXT_XIAJIA:
+                nxt = (nxt + 1) % 4
     rec[R.C_NEXT_DEALER] = nxt
     return nxt
 
@@ -640,20 +678,21 @@ def _deal(G, S, W, wall, dealer):
 @njit_borrowed
 def _script(G, S, script):
     """A scripted start (tests): ``script[0]`` head tiles set aside after the deal, then
-    ``(seat + 1, kind, MELD_*)`` triples turning dealt tiles into exposed melds (0 ends)."""
+    ``(seat + 1, kind, MELD_*, source + 1)`` quadruples turning dealt tiles into melds
+    claimed from seat ``source`` (0: the seat's own; 0 ends)."""
     if script.size == 0:
         return
     S.pos[P_HEAD] += script[0]
     m = 1
-    while m + 2 < script.size and script[m] > 0:
+    while m + 3 < script.size and script[m] > 0:
         s, kind, mtype = script[m] - 1, script[m + 1], script[m + 2]
         if mtype == MELD_CHOW:
             for k in range(kind, kind + 3):
                 S.concealed[s, k] -= 1
         else:
-            S.concealed[s, kind] -= 3
-        add_meld(G, S, s, kind, mtype, np.int64(-1))
-        m += 3
+            S.concealed[s, kind] -= 3 if mtype == MELD_PUNG else 4
+        add_meld(G, S, s, kind, mtype, script[m + 3] - 1)
+        m += 4
 
 
 @njit_borrowed
@@ -670,6 +709,10 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     wild = _deal(G, S, W, wall, dealer)
     rec[R.C_WILD_KIND] = wild if G.cfg[V.WILD] == V.WILD_INDICATOR else -1
     _script(G, S, script)
+    SC.start_hand(G, S, rec, dice_seed)
+    for j in range(4):
+        if _bonus_win(G, S, W, wall, rec, (dealer + j) % 4):
+            return _close(G, S, W, rec)
     if G.cfg[V.VOID] == V.VOID_DECLARED:
         for j in range(4):
             s = (dealer + j) % 4
@@ -705,8 +748,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 SC.mid_game(G, S, W, cur, rec)
             # a normal draw completes only a hand that was ready (its status is of these 13
             # tiles); after the deal or a kong the hand is evaluated
-            legal, u, b = _win(G, S, W, cur, self_kind) if not fresh or st[cur, ST_READY] \
-                else (False, 0, 0)
+            legal, u, b = _win(G, S, W, cur, self_kind, np.int64(drawn)) \
+                if not fresh or st[cur, ST_READY] else (False, 0, 0)
             if legal:
                 S.units[cur] = u
                 S.bits[cur] = b
@@ -754,7 +797,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             drawn = _next_draw(G, S, W, wall, rec, bots, cur)
             drew = True
             fresh = True
-            self_kind = R.WIN_ZIMO
+            self_kind = _self_kind(G, S, R.WIN_ZIMO)
             if drawn < 0:
                 break
             continue
@@ -792,7 +835,7 @@ def play_games(cfg, score, families, roles, big, kind_mask, honour_mask, tables,
 
     A replay (tests, :func:`mjsim.game.play.play_wall`): with rows in ``walls``, hand ``i``
     plays ``walls[i]`` dealt by ``dice[i, 0]`` with dice seed ``dice[i, 1]`` and the
-    ``script``, and ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the
+    ``script`` (a dealer of −1: the previous hand's next dealer, hands of one game), and ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the
     last hand. The rule set's arrays come one by one (numba's parallel loops do not take
     nested tuples)."""
     n = out.shape[0]
@@ -815,7 +858,8 @@ def play_games(cfg, score, families, roles, big, kind_mask, honour_mask, tables,
             seed = np.uint64(dice[i, 1]) if replay else index_seed(dice_key, index)
             if replay:
                 wall[:] = walls[i]
-                dealer = dice[i, 0]
+                if dice[i, 0] >= 0:
+                    dealer = dice[i, 0]
             else:
                 shuffle_into(multiset, wall_key, index, wall)
             dealer = play_hand(G, S, W, wall, dealer, bots, seed, script, out[i])
@@ -855,4 +899,10 @@ def _final(S, final):
         j += 1
     for p in range(S.pos.size):
         final[j] = S.pos[p]
+        j += 1
+    for p in range(S.model.size):
+        final[j] = S.model[p]
+        j += 1
+    for p in range(S.carry.size):
+        final[j] = S.carry[p]
         j += 1

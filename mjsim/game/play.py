@@ -4,7 +4,7 @@
 >>> len(df), int(df[[f"pay_{s}" for s in range(4)]].sum(axis=1).abs().max())
 (16, 0)
 >>> row = df.iloc[5]
->>> bool(replay("changsha", 1, int(row["index"]), int(row["dealer"]))["pay_0"] == row["pay_0"])
+>>> bool(replay("changsha", 1, int(row["index"]))["pay_0"] == row["pay_0"])
 True
 """
 
@@ -23,7 +23,7 @@ from ..sim.walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config
-from .state import MAX_MELDS, POSITIONS, STATUS
+from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS
 
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
@@ -117,7 +117,7 @@ def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int) -> pd.DataFrame:
     """Records of ``rules`` as a DataFrame; ``attrs`` say the game length and the scoring
     model's patterns."""
     g = game_config(_rules(rules))
-    df = R.to_frame(rows, seed, g.columns)
+    df = R.to_frame(rows, seed, g.columns, g.wide)
     df.attrs.update(game_length=g.game_length, patterns=[p.id for p in g.patterns],
                     patterns_zh=[p.name_zh for p in g.patterns])
     return df
@@ -141,7 +141,7 @@ def play_frame(rules: str | RuleSet, n: int, seed: int = 0, bots: Any = DEFAULT_
 def _unpack(final: np.ndarray) -> dict[str, np.ndarray]:
     shapes = {"concealed": (4, 34), "melded": (4, 34), "melds": (4, MAX_MELDS, 3),
               "n_melds": (4,), "seen": (34,), "status": (4, len(STATUS)), "void": (4,),
-              "pos": (len(POSITIONS),)}
+              "pos": (len(POSITIONS),), "model": (MODEL_SLOTS,), "carry": (CARRY_SLOTS,)}
     out, at = {}, 0
     for name, size in EN.FINAL:
         out[name] = final[at:at + size].reshape(shapes[name])
@@ -152,42 +152,79 @@ def _unpack(final: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
-def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
-              bots: Any = DEFAULT_BOTS, burn: int = 0,
-              melds: tuple[tuple[int, int, int], ...] = (), dice_seed: int = 0
-              ) -> tuple[dict[str, int], dict[str, Any]]:
-    """Play one hand on a given ``wall`` (kinds, head first): its record as a dict and the
-    final state (``concealed``, ``melded``, ``melds``, ``n_melds``, ``seen``, ``status``,
-    ``void``, and the positions ``head``, ``tail`` …).
+def _script(burn: int, melds: tuple) -> np.ndarray:
+    values = [burn]
+    for meld in melds:
+        if len(meld) not in (3, 4):
+            raise ValueError(f"a scripted meld is (seat, kind, MELD_*) or (seat, kind, MELD_*, "
+                             f"source seat), got {meld!r}")
+        seat, kind, mtype, source = (*meld, -1) if len(meld) == 3 else meld
+        values += [seat + 1, kind, mtype, source + 1]
+    return np.array(values + [0], dtype=np.int64)
 
-    A scripted position for tests: ``burn`` head tiles are set aside after the deal, and
-    ``melds`` — ``(seat, kind, MELD_*)`` — turn dealt tiles into exposed melds before play.
+
+def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
+               bots: Any = DEFAULT_BOTS, burn: int = 0, melds: tuple = (),
+               dice_seeds: tuple[int, ...] = ()
+               ) -> tuple[list[dict[str, int]], dict[str, Any]]:
+    """Play given ``walls`` (kinds, head first; at most one game's hands) as consecutive
+    hands of one game, the first dealt by ``dealer``, each next one by the rules' next
+    dealer, with what a game carries from hand to hand (荒番): the records as dicts and the
+    final state of the last hand (``concealed``, ``melded``, ``melds``, ``n_melds``,
+    ``seen``, ``status``, ``void``, ``model``, ``carry`` and the positions ``head``,
+    ``tail`` …). ``dice_seeds`` key each hand's dice (default 0).
+
+    A scripted position for tests, in every hand: ``burn`` head tiles are set aside after
+    the deal, and ``melds`` — ``(seat, kind, MELD_*)`` or ``(seat, kind, MELD_*, source)``
+    — turn dealt tiles into melds (claimed from seat ``source``) before play.
     """
     rules = _rules(rules)
     g = game_config(rules)
-    wall = np.asarray(wall, dtype=np.int8)
-    if sorted(wall.tolist()) != sorted(g.spec.multiset.tolist()):
-        raise RulesError(f"a {rules.id} wall must hold its {g.spec.size} tiles exactly once")
+    walls = np.asarray(walls, dtype=np.int8)
+    if walls.ndim != 2 or not 1 <= len(walls) <= g.game_length:
+        raise ValueError(f"walls must be 1 to {g.game_length} walls (one game), got shape "
+                         f"{walls.shape}")
+    for wall in walls:
+        if sorted(wall.tolist()) != sorted(g.spec.multiset.tolist()):
+            raise RulesError(f"a {rules.id} wall must hold its {g.spec.size} tiles exactly once")
     if not 0 <= dealer <= 3:
         raise ValueError(f"dealer must be a seat 0–3, got {dealer}")
-    script = np.array([burn] + [v for seat, kind, mtype in melds for v in (seat + 1, kind, mtype)]
-                      + [0], dtype=np.int64)
-    out = np.zeros((1, len(g.columns)), dtype=np.int32)
+    seeds = list(dice_seeds) or [0] * len(walls)
+    if len(seeds) != len(walls):
+        raise ValueError(f"dice_seeds: one per wall ({len(walls)}), got {len(seeds)}")
+    out = np.zeros((len(walls), len(g.columns)), dtype=np.int32)
     final = np.zeros(EN.FINAL_SIZE, dtype=np.int64)
-    dice = np.array([[dealer, np.int64(np.uint64(dice_seed).view(np.int64))]], dtype=np.int64)
-    _run(g, 0, 0, out, bots, wall[None, :], dice, script, final)
-    out[0, R.C_INDEX] = out[0, R.C_GAME] = 0
-    return dict(zip(g.columns, out[0].tolist())), _unpack(final)
+    dice = np.array([[dealer if i == 0 else -1, np.int64(np.uint64(seed).view(np.int64))]
+                     for i, seed in enumerate(seeds)], dtype=np.int64)
+    _run(g, 0, 0, out, bots, walls, dice, _script(burn, melds), final)
+    out[:, R.C_INDEX] = np.arange(len(walls))
+    out[:, R.C_GAME] = 0
+    return [dict(zip(g.columns, row.tolist())) for row in out], _unpack(final)
 
 
-def replay(rules: str | RuleSet, seed: int, index: int, dealer: int,
-           bots: Any = DEFAULT_BOTS) -> dict[str, int]:
-    """The record of hand ``index`` of ``seed`` replayed alone, given its dealer."""
+def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
+              bots: Any = DEFAULT_BOTS, burn: int = 0, melds: tuple = (), dice_seed: int = 0
+              ) -> tuple[dict[str, int], dict[str, Any]]:
+    """Play one hand on a given ``wall`` (kinds, head first), the first of a game: its
+    record as a dict and the final state (see :func:`play_walls`)."""
+    recs, final = play_walls(rules, np.asarray(wall)[None, :], dealer, bots, burn, melds,
+                             (dice_seed,))
+    return recs[0], final
+
+
+def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
+           ) -> dict[str, int]:
+    """The record of hand ``index`` of ``seed`` replayed from the walls and dice of its game
+    alone (the game's hands up to it, from the game's first dealer)."""
     rules = _rules(rules)
     g = game_config(rules)
-    wall = _walls(rules, seed, index, 1)[0]
-    dice_seed = index_seed(stream_key(seed, DICE_STREAM), index)
-    rec, _ = play_wall(rules, wall, dealer, bots, dice_seed=int(dice_seed))
+    length = g.game_length
+    first = index - index % length
+    key = stream_key(seed, DICE_STREAM)
+    ws = _walls(rules, seed, first, index - first + 1)
+    seeds = tuple(int(index_seed(key, i)) for i in range(first, index + 1))
+    recs, _ = play_walls(rules, ws, (first // length) % 4, bots, dice_seeds=seeds)
+    rec = recs[-1]
     rec["index"] = index
-    rec["game"] = index // g.game_length
+    rec["game"] = index // length
     return rec

@@ -15,6 +15,8 @@ positive received, negative paid.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 import pandas as pd
 
@@ -28,12 +30,13 @@ OUT_DRAW, OUT_WIN, OUT_QISHOU_END = range(3)
 
 #: how the hand was won (one kind per hand; several winners share it)
 WIN_KINDS = ("none", "zimo", "dianpao", "qianggang", "gangshang_kaihua", "gangshang_pao",
-             "haidi_laoyue", "haidi_pao")
+             "haidi_laoyue", "haidi_pao", "bonus")
 WIN_NONE, WIN_ZIMO, WIN_DIANPAO, WIN_QIANGGANG, WIN_GANGKAI, WIN_GANGPAO, WIN_HAIDILAO, \
-    WIN_HAIDIPAO = range(8)
-WIN_KINDS_ZH = ("", "自摸", "点炮", "抢杠", "杠上开花", "杠上炮", "海底捞月", "海底炮")
-#: win kinds that all three others pay (self-drawn)
-SELF_DRAWN = (WIN_ZIMO, WIN_GANGKAI, WIN_HAIDILAO)
+    WIN_HAIDIPAO, WIN_BONUS = range(9)
+WIN_KINDS_ZH = ("", "自摸", "点炮", "抢杠", "杠上开花", "杠上炮", "海底捞月", "海底炮", "花胡")
+#: win kinds that all three others pay (self-drawn); ``bonus`` is a win by bonus tiles set
+#: aside (八花齐, values.bonus_win)
+SELF_DRAWN = (WIN_ZIMO, WIN_GANGKAI, WIN_HAIDILAO, WIN_BONUS)
 
 
 @njit_borrowed
@@ -44,6 +47,12 @@ def self_drawn(win_kind):
             return True
     return False
 
+
+#: what a scoring model's own columns measure, for summaries and comparisons: ``kind`` is
+#: ``winner_share`` (the share of wins whose ``<column>_<seat>`` is each of ``codes`` but the
+#: first), ``winner_mean`` (the mean of ``<column>_<seat>`` over wins) or ``hand_rate`` (the
+#: share of hands whose ``column`` is not 0)
+Fact = namedtuple("Fact", "key label label_zh kind column codes codes_zh")
 
 #: bots, by code
 BOTS = ("efficiency", "value", "cautious")
@@ -77,7 +86,8 @@ N_COMMON = len(COMMON)
 #: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons
 #: where they are bonus tiles) seat ``s`` set aside
 SEAT_MASKS = ("winners", "declared", "locked", "ready_end")
-_WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns")}
+_WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
+         *seat_columns("units")}
 
 
 def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[str, ...]:
@@ -87,8 +97,10 @@ def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[st
     return COMMON + tuple(model_columns) + pays
 
 
-def to_frame(rows: np.ndarray, seed: int, columns: tuple[str, ...]) -> pd.DataFrame:
-    """A DataFrame of records (``int32[n, len(columns)]``), with ``seed`` as its first column.
+def to_frame(rows: np.ndarray, seed: int, columns: tuple[str, ...],
+             wide: tuple[str, ...] = ()) -> pd.DataFrame:
+    """A DataFrame of records (``int32[n, len(columns)]``), with ``seed`` as its first column;
+    counts and amounts are int32, the ``wide`` model columns too, the rest int8.
 
     >>> cols = layout((), ("win",))
     >>> df = to_frame(np.zeros((2, len(cols)), np.int32), seed=7, columns=cols)
@@ -100,7 +112,7 @@ def to_frame(rows: np.ndarray, seed: int, columns: tuple[str, ...]) -> pd.DataFr
         raise ValueError(f"records must be int[n, {len(columns)}], got shape {rows.shape}")
     data = {"seed": np.full(len(rows), seed, dtype=np.int64)}
     for i, name in enumerate(columns):
-        wide = name in _WIDE or name.startswith("pay_")
+        is_wide = name in _WIDE or name in wide or name.startswith("pay_")
         data[name] = rows[:, i].astype(np.int64 if name == "index" else
-                                       np.int32 if wide else np.int8)
+                                       np.int32 if is_wide else np.int8)
     return pd.DataFrame(data)

@@ -36,11 +36,16 @@ STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
     ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST = range(len(STATUS))
 #: positions in ``State.pos``
-POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner")
-P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER = range(len(POSITIONS))
+#: (``replaced``: whether the last draw replaced a bonus tile)
+POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced")
+P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED = \
+    range(len(POSITIONS))
 MAX_MELDS = 5
 #: rows of ``State.pay``: payment sources, numbered by the scoring model
 MAX_SOURCES = 8
+#: sizes of ``State.model`` and ``State.carry``
+MODEL_SLOTS = 16
+CARRY_SLOTS = 4
 #: ``State.void`` of a seat with no void suit (the shanten kernel's "none")
 NO_VOID = -2
 
@@ -59,6 +64,9 @@ State = namedtuple("State", (
     "pay",         # int64[MAX_SOURCES, 4]: net payments by source and seat
     "units",       # int64[4]: the value of each winner's hand (scoring model's units)
     "bits",        # int64[4]: each winner's pattern bits
+    "model",       # int64[MODEL_SLOTS]: the scoring model's facts of this hand
+    "carry",       # int64[CARRY_SLOTS]: the scoring model's facts carried from hand to hand
+                   # of a game (kept by reset_state; a new game starts from zeros)
 ))
 
 Scratch = namedtuple("Scratch", (
@@ -93,7 +101,8 @@ def new_state():
                  np.zeros((4, len(STATUS)), np.int64), np.zeros((4, 34), np.bool_),
                  np.full(4, NO_VOID, np.int64), np.zeros(len(POSITIONS), np.int64),
                  np.zeros((MAX_SOURCES, 4), np.int64), np.zeros(4, np.int64),
-                 np.zeros(4, np.int64))
+                 np.zeros(4, np.int64), np.zeros(MODEL_SLOTS, np.int64),
+                 np.zeros(CARRY_SLOTS, np.int64))
 
 
 @njit(cache=True)
@@ -131,6 +140,7 @@ def reset_state(S, dealer, size):
     S.pay[:] = 0
     S.units[:] = 0
     S.bits[:] = 0
+    S.model[:] = 0
 
 
 @njit_borrowed
@@ -175,6 +185,15 @@ def find_pung(S, s, kind):
         if S.melds[s, i, M_KIND] == kind and S.melds[s, i, M_TYPE] == MELD_PUNG:
             return i
     return -1
+
+
+@njit_borrowed
+def claims(S, a, b):
+    """The chows, pungs and exposed kongs seat ``a`` made on seat ``b``'s discards."""
+    n = 0
+    for i in range(S.n_melds[a]):
+        n += S.melds[a, i, M_FROM] == b
+    return n
 
 
 @njit_borrowed

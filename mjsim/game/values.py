@@ -37,13 +37,22 @@ ENGINE: dict[str, tuple] = {
     # largest hand (the first in turn order among equals)
     "multi_win": (("first", "all", "largest"), "first"),
     # wildcards: none, or the kind the deal pipeline's indicator makes wild, for every seat
-    # and the whole hand (the rule set's wall turns the indicator)
+    # and the whole hand (the rule set's wall turns the indicator); whether a wild kind may
+    # be melded (chow, pung, kong) at all
     "wild": (("none", "indicator"), "none"),
+    "wild_melds": (bool, True),
+    # bonus tiles (flowers): this many set aside win at once (八花齐; 0: never), and whether
+    # a win on a bonus tile's replacement is 杠上开花 as a kong's is
+    "bonus_win": (int, 0),
+    "bonus_gangkai": (bool, False),
     # who may be chowed: nobody, or the 上家
     "chow": (("none", "left"), "left"),
     # the next dealer: the first winner (the dealer again after a draw), or the dealer keeps
     # the deal after his win or a draw and it passes to his 下家 otherwise
     "rotation": (("winner", "dealer_keeps"), "winner"),
+    # after several winners on one tile (rotation "winner"): the winner nearest the
+    # discarder deals next, or his 下家
+    "multi_next": (("nearest_winner", "nearest_winner_xiajia"), "nearest_winner"),
     # 定缺 (§1.8): no void suit, or each seat declares one before the dealer's first discard
     "void": (("none", "declared"), "none"),
     "void_first": (bool, False),
@@ -80,7 +89,12 @@ ENGINE: dict[str, tuple] = {
     "src_declare": (int, -1),
     "src_qishou": (int, -1),
     "src_mid": (int, -1),
+    "src_baopai": (int, -1),
     "col_model": (int, 0),
+    # the value below which a win is small (the value bot may pass it for a big one), and
+    # the claims on one player's discards that make a liability (承包; 0: none)
+    "decline_below": (int, 1),
+    "feed_limit": (int, 0),
     "col_pay": (int, 0),
     "n_sources": (int, 0),
 }
@@ -90,7 +104,7 @@ N_CFG = len(ENGINE)
 #: preset's [game] table may not set them
 DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "wild_step", "model",
                      "n_scoring", "src_win", "src_kong", "src_declare", "src_qishou", "src_mid",
-                     "col_model", "col_pay", "n_sources", "qishou", "mid_game"})
+                     "src_baopai", "col_model", "decline_below", "feed_limit", "col_pay", "n_sources", "qishou", "mid_game"})
 
 
 def cfg_index(name: str) -> int:
@@ -99,11 +113,14 @@ def cfg_index(name: str) -> int:
 
 
 (HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
- DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, MULTI_WIN, WILD, CHOW, ROTATION, VOID, VOID_FIRST, VOID_MELDS,
+ DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, MULTI_WIN, WILD, WILD_MELDS, BONUS_WIN,
+ BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
  RESERVE, INDICATOR, WILD_STEP,
- MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, COL_MODEL, COL_PAY,
+ MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
+ DECLINE_BELOW,
+ FEED_LIMIT, COL_PAY,
  N_SOURCES) = range(N_CFG)
 
 # choice codes (their index in ENGINE)
@@ -114,5 +131,6 @@ MULTI_FIRST, MULTI_ALL, MULTI_LARGEST = range(3)
 WILD_NONE, WILD_INDICATOR = range(2)
 CHOW_NONE, CHOW_LEFT = range(2)
 ROT_WINNER, ROT_DEALER_KEEPS = range(2)
+NEXT_WINNER, NEXT_XIAJIA = range(2)
 VOID_NONE, VOID_DECLARED = range(2)
 QS_DEALT, QS_BEFORE_DISCARD = range(2)

@@ -460,10 +460,18 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
             if n_melds == melds and not meld_flags & HAS_CONCEALED_KONG:
                 cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
                                   w_z & ID_MASK, 0, pair)
-        elif simple and form == MIXED_ONE_SUIT and meld_flags == 0 and honour_mask.all():
-            cost = min(_suit_and_honours(std_tab, hon_tab, i0, i3, need, pair),
-                       _suit_and_honours(std_tab, hon_tab, i1, i3, need, pair),
-                       _suit_and_honours(std_tab, hon_tab, i2, i3, need, pair))
+        elif simple and form == MIXED_ONE_SUIT and honour_mask.all():
+            # one suit s and honours: exposed melds all of suit s or honours; the concealed
+            # honours may be empty only where an exposed meld is an honour one
+            suits = meld_flags & (SUIT_M | SUIT_P | SUIT_S | SUIT_Z)
+            for s in range(3):
+                if suits & ~(_SUIT_BITS[s] | SUIT_Z):
+                    continue
+                i_s = i0 if s == 0 else i1 if s == 1 else i2
+                c = _suit_and_honours(std_tab, hon_tab, i_s, i3, need, pair)
+                if suits & SUIT_Z:
+                    c = min(c, np.int64(std_tab[i_s, need * N_PAIR + pair]))
+                cost = min(cost, c)
         elif form == QUANQIUREN and n_melds != melds:
             pass
         elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:

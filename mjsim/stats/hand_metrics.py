@@ -93,6 +93,7 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
             for p in g.patterns]
     if g.patterns:
         out.append(Metric("big_win.any", "any big win (of wins)", "大胡占胡", "rate"))
+    out += model_metrics(g)
     out.append(Metric("payment.sd", "s.d. of a seat's net score", "座位净得分标准差", "score",
                       "sqrt"))
     if "win" in g.sources:
@@ -100,6 +101,69 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
     out += [Metric("length.turns", "turns per hand", "每手巡数", "turns"),
             Metric("length.tiles_left", "tiles left at the end", "剩余牌数", "tiles")]
     return out
+
+
+def model_metrics(g) -> list[Metric]:
+    """What the scoring model of game config ``g`` adds: the mean value of a win, the metrics
+    of its own columns (its ``FACTS``) and the share of hands with payments from each source
+    but the first.
+
+    >>> [m.key for m in model_metrics(game_config("shanghai_qhp"))][:3]
+    ['win.units', 'fact.type.standard', 'fact.type.pengpeng']
+    """
+    out = [Metric("win.units", "mean value (units) of a win", "每次胡牌的番值", "units")]
+    for f in g.facts:
+        if f.kind == "winner_share":
+            out += [Metric(f"fact.{f.key}.{code}", f"{code} (of wins)", f"{zh}占胡", "rate")
+                    for code, zh in zip(f.codes[1:], f.codes_zh[1:])]
+        else:
+            out.append(Metric(f"fact.{f.key}", f.label, f.label_zh,
+                              "rate" if f.kind == "hand_rate" else "count"))
+    out += [Metric(f"source.{src}", f"hands with {src} payments", f"有 {src} 付分的局", "rate")
+            for src in g.sources[1:]]
+    return out
+
+
+def _winners(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per hand and seat, whether it won; per hand, how many won."""
+    won = df["outcome"].to_numpy() == OUT_WIN
+    winners = ((df["winners"].to_numpy(np.int64)[:, None] >> np.arange(4)) & 1).astype(bool)
+    winners &= won[:, None]
+    return winners, winners.sum(axis=1).astype(np.float64)
+
+
+def _model_columns(df: pd.DataFrame, g, winners: np.ndarray, n_winners: np.ndarray
+                   ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``y, x`` of each of :func:`model_metrics`."""
+    ones = np.ones(len(df))
+    out = {"win.units": ((_seats(df, "units") * winners).sum(axis=1), n_winners)}
+    for src in g.sources[1:]:
+        out[f"source.{src}"] = ((_seats(df, f"pay_{src}") != 0).any(axis=1)
+                                .astype(np.float64), ones)
+    for f in g.facts:
+        if f.kind == "hand_rate":
+            out[f"fact.{f.key}"] = ((df[f.column].to_numpy() != 0).astype(np.float64), ones)
+            continue
+        values = _seats(df, f.column)
+        if f.kind == "winner_mean":
+            out[f"fact.{f.key}"] = ((values * winners).sum(axis=1), n_winners)
+            continue
+        for c, code in enumerate(f.codes[1:], start=1):
+            out[f"fact.{f.key}.{code}"] = (((values == c) & winners).sum(axis=1)
+                                           .astype(np.float64), n_winners)
+    return out
+
+
+def model_per_hand(df: pd.DataFrame, ms: list[Metric], rules: str | RuleSet
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``y, x`` of ``ms`` (of :func:`model_metrics`) from the columns a summary reads."""
+    winners, n_winners = _winners(df)
+    columns = _model_columns(df, game_config(rules), winners, n_winners)
+    y = np.empty((len(df), len(ms)))
+    x = np.empty((len(df), len(ms)))
+    for j, m in enumerate(ms):
+        y[:, j], x[:, j] = columns[m.key]
+    return y, x
 
 
 def _seats(df: pd.DataFrame, name: str) -> np.ndarray:
@@ -116,9 +180,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
     outcome = df["outcome"].to_numpy()
     won = (outcome == OUT_WIN).astype(np.float64)
     kind = df["win_kind"].to_numpy()
-    winners = ((df["winners"].to_numpy(np.int64)[:, None] >> np.arange(4)) & 1).astype(bool)
-    winners &= won[:, None] > 0
-    n_winners = winners.sum(axis=1).astype(np.float64)
+    winners, n_winners = _winners(df)
     rows = np.arange(n)
     dealer = df["dealer"].to_numpy(np.int64)
     patterns = _seats(df, "patterns").astype(np.int64)
@@ -148,6 +210,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
     for bit, p in enumerate(g.patterns):  # bit b of patterns_<seat>: the model's pattern b
         columns[f"big_win.{p.id}"] = ((((patterns >> bit) & 1 == 1) & winners).sum(axis=1)
                                       .astype(np.float64), n_winners)
+    columns.update(_model_columns(df, g, winners, n_winners))
     if "pay_win_0" in df:
         columns["payment.receipt"] = ((_seats(df, "pay_win") * winners).sum(axis=1), n_winners)
     y = np.empty((n, len(ms)))

@@ -64,8 +64,11 @@ class Moments:
         """Add hands: ``y``, ``x`` as ``float[n, metrics, variants]``, ``games`` their game
         labels (a game's hands adjacent, and a game never split across calls)."""
         u = np.stack([y, x], axis=-1).reshape(y.shape[0], y.shape[1], -1)
-        per_game = np.add.reduceat(u, _groups(games), axis=0)
-        self.n_hands += int(y.shape[0])
+        self.add_games(np.add.reduceat(u, _groups(games), axis=0), int(y.shape[0]))
+
+    def add_games(self, per_game: np.ndarray, n_hands: int) -> None:
+        """Add whole games: ``per_game[g, m, c]`` their sums, ``n_hands`` their hands."""
+        self.n_hands += n_hands
         self.n_games += int(per_game.shape[0])
         self.s += per_game.sum(axis=0)
         self.ss += np.einsum("gmi,gmj->mij", per_game, per_game)

@@ -34,8 +34,11 @@ import numpy as np
 import pandas as pd
 
 from ..game.config import game_config
-from ..game.record import OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
+from ..game.record import COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
 from .proportions import Z95, proportion
+from .hand_metrics import model_metrics, model_per_hand
+from .paired import Moments as PairedMoments
+from .paired import ratio_value
 
 SEATS = range(4)
 #: quantiles of the payment distribution, in percent
@@ -307,18 +310,21 @@ def rotation_scores(frames: list[pd.DataFrame], lineup: tuple[str, ...]) -> dict
     }
 
 
-#: the record columns a summary reads besides the per-seat ``pay_*`` and ``patterns_*`` ones
+#: the record columns a summary reads besides the per-seat ``pay_*``, ``patterns_*`` and
+#: ``units_*`` ones and the scoring model's own
 _FIELDS = ("game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "discarder",
            "turns")
+_COMMON = frozenset(COMMON)
 
 
 def summary_columns(columns: tuple[str, ...] | list[str]) -> list[str]:
     """Of a rule set's record columns (:func:`mjsim.game.play.columns`), those a summary reads.
 
-    >>> summary_columns(["seed", "game", "pay_0", "pay_win_0", "patterns_0", "bird_0"])
-    ['game', 'pay_0', 'pay_win_0', 'patterns_0']
+    >>> summary_columns(["seed", "game", "tiles_left", "pay_0", "patterns_0", "units_0", "bird_0"])
+    ['game', 'pay_0', 'patterns_0', 'units_0', 'bird_0']
     """
-    return [c for c in columns if c in _FIELDS or c.startswith(("pay_", "patterns_"))]
+    return [c for c in columns if c in _FIELDS or c.startswith(("pay_", "patterns_", "units_"))
+            or (c not in _COMMON and c != "seed")]
 
 
 class PlaySummary:
@@ -360,6 +366,11 @@ class PlaySummary:
         self.turns = Moments()
         self.per_seat = Distribution()
         self.receipts = Distribution()
+        #: the scoring model's figures (its facts), as ratios with s.e. by game
+        self.model_ms = model_metrics(game_config(rules_id))
+        self.model_sums = PairedMoments.empty(len(self.model_ms), 1)
+        #: the last game seen, whose hands may go on in the next frame: (label, sums, hands)
+        self._open_game: tuple[Any, np.ndarray, int] | None = None
 
     def _count(self, key: Any, hits: np.ndarray | int) -> None:
         self.counts[key] = self.counts.get(key, 0) + int(np.sum(hits))
@@ -420,7 +431,33 @@ class PlaySummary:
         self._count("wins", winners)
         self.per_seat.add(pay.reshape(-1))
         self.receipts.add(_seat_matrix(df, "pay_win")[winners])
+        self._add_model(df, games if games is not None else np.arange(self.n_hands - n, self.n_hands))
         return self
+
+    def _add_model(self, df: pd.DataFrame, games: np.ndarray) -> None:
+        """The model figures' sums by game; a game may go on in the next frame."""
+        y, x = model_per_hand(df, self.model_ms, self.rules_id)
+        starts = np.flatnonzero(np.r_[True, games[1:] != games[:-1]])
+        per_game = np.add.reduceat(np.stack([y, x], axis=-1), starts, axis=0)
+        sizes = np.diff(np.r_[starts, len(df)])
+        if self._open_game is not None:
+            label, sums, hands = self._open_game
+            if label == games[0]:
+                per_game[0] += sums
+                sizes[0] += hands
+            else:
+                self.model_sums.add_games(sums[None], hands)
+        self.model_sums.add_games(per_game[:-1], int(sizes[:-1].sum()))
+        self._open_game = (games[-1], per_game[-1], int(sizes[-1]))
+
+    def _model_figures(self) -> dict[str, Any]:
+        sums = PairedMoments(self.model_sums.n_hands, self.model_sums.n_games,
+                             self.model_sums.s.copy(), self.model_sums.ss.copy())
+        if self._open_game is not None:
+            sums.add_games(self._open_game[1][None], self._open_game[2])
+        return {m.key: {"label": m.label, "label_zh": m.label_zh, "unit": m.unit,
+                        **ratio_value(sums, j, 0, m.transform)}
+                for j, m in enumerate(self.model_ms)}
 
     def result(self) -> dict[str, Any]:
         """The summary of every hand added (:func:`play_summary`'s keys)."""
@@ -476,6 +513,9 @@ class PlaySummary:
                 "per_seat": self.per_seat.result(),
                 "winner_receipt": self.receipts.result(),
             },
+            "scoring": game_config(self.rules_id).model,
+            "patterns_title": game_config(self.rules_id).patterns_title,
+            "model_figures": self._model_figures(),
         }
 
 
@@ -494,7 +534,11 @@ def play_summary(df: pd.DataFrame | Iterable[pd.DataFrame], rules_id: str, optio
     (of won hands), ``multi_win_rate``, ``outcomes``; ``mean_turns``; ``win_kinds`` and
     ``big_wins`` (counts) with ``win_kind_rates`` (share of won hands) and
     ``big_win_rates`` (share of wins, one per winner); ``payments`` (the net per-seat
-    payment per hand, and the winner's receipt for the win).
+    payment per hand, and the winner's receipt for the win); ``scoring`` (the scoring model)
+    and ``model_figures`` (the scoring model's
+    figures, each a ratio with its s.e. by game and 95% interval: the mean value of a win,
+    its facts — for Shanghai the share of wins per type, the mean H, 开宝, 荒番 and 承包 hands
+    — and the share of hands with payments from each source but the first).
     """
     summary = PlaySummary(rules_id, options_hash, seed, bots)
     for frame in [df] if isinstance(df, pd.DataFrame) else df:

@@ -7,13 +7,14 @@ module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), i
 (``COLUMNS``) and the compiled functions the engine calls through this module:
 
 - :mod:`mjsim.game.scoring.changsha`: big wins, birds, 起手胡 (RULES.md §2);
-- :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺).
+- :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺);
+- :mod:`mjsim.game.scoring.shanghai`: types, flowers, 勒子, 开宝, 荒番, 承包 (§5).
 
 The engine is compiled once for every model: it calls the functions below, which pick
 the model by its code (``cfg[MODEL]``, the index in :data:`MODELS`).
 
 >>> MODELS, model("generic").SOURCES
-(('changsha', 'generic'), ('win', 'kong', 'baoting'))
+(('changsha', 'generic', 'shanghai'), ('win', 'kong', 'baoting'))
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from types import ModuleType
 from ...kernels.jit import njit_borrowed
 from ...rules import RulesError
 from .. import values as V
-from . import changsha, generic
+from . import changsha, generic, shanghai
 
-MODELS = ("changsha", "generic")
-M_CHANGSHA, M_GENERIC = range(len(MODELS))
-_MODULES = {"changsha": changsha, "generic": generic}
+MODELS = ("changsha", "generic", "shanghai")
+M_CHANGSHA, M_GENERIC, M_SHANGHAI = range(len(MODELS))
+_MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai}
 
 
 def model(name: str) -> ModuleType:
@@ -36,7 +37,7 @@ def model(name: str) -> ModuleType:
     >>> model("bao")
     Traceback (most recent call last):
     ...
-    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic
+    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic, shanghai
     """
     if name not in _MODULES:
         raise RulesError(f"unknown scoring model {name!r}; models: {', '.join(MODELS)}")
@@ -44,10 +45,13 @@ def model(name: str) -> ModuleType:
 
 
 @njit_borrowed
-def win_value(G, W, counts, S, s, win_kind):
-    """``(legal, units, pattern bits)`` of seat ``s``'s complete hand ``counts``."""
+def win_value(G, W, counts, S, s, win_kind, tile):
+    """``(legal, units, pattern bits)`` of seat ``s``'s complete hand ``counts``, won on
+    ``tile`` (−1: no tile, a win by bonus tiles)."""
     if G.cfg[V.MODEL] == M_CHANGSHA:
         return changsha.win_value(G, W, counts, S, s, win_kind)
+    if G.cfg[V.MODEL] == M_SHANGHAI:
+        return shanghai.win_value(G, W, counts, S, s, win_kind, tile)
     return generic.win_value(G, W, counts, S, s, win_kind)
 
 
@@ -56,6 +60,8 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
     """Pay one win by the ``n_win`` seats in ``order`` (and fill the model's columns)."""
     if G.cfg[V.MODEL] == M_CHANGSHA:
         changsha.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+    elif G.cfg[V.MODEL] == M_SHANGHAI:
+        shanghai.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
     else:
         generic.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
 
@@ -65,6 +71,20 @@ def reset_record(G, rec):
     """The model's columns of a fresh record."""
     if G.cfg[V.MODEL] == M_CHANGSHA:
         changsha.reset_record(G, rec)
+
+
+@njit_borrowed
+def start_hand(G, S, rec, dice_seed):
+    """The model's facts of a hand before play (its opening dice; what the game carried)."""
+    if G.cfg[V.MODEL] == M_SHANGHAI:
+        shanghai.start_hand(G, S, rec, dice_seed)
+
+
+@njit_borrowed
+def end_hand(G, S, rec):
+    """The model's facts carried to the next hand of the game, from the record just closed."""
+    if G.cfg[V.MODEL] == M_SHANGHAI:
+        shanghai.end_hand(G, S, rec)
 
 
 @njit_borrowed

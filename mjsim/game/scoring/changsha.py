@@ -62,8 +62,8 @@ _ROLE_BIT = np.array([-1, P_QINGYISE, P_PENGPENG, -1, P_JIANGYISE, P_QUANQIUREN,
 #: per win kind (the order of WIN_KINDS): the big win it adds (−1 none), and whether that
 #: needs ``pao_big_wins`` (the ron-type situational wins)
 _SITUATIONAL_BIT = np.array([-1, -1, -1, P_QIANGGANG, P_GANGKAI, P_GANGPAO, P_HAIDILAO,
-                             P_HAIDIPAO], dtype=np.int64)
-_NEEDS_PAO = np.array([0, 0, 0, 1, 0, 1, 0, 1], dtype=np.int64)
+                             P_HAIDIPAO, -1], dtype=np.int64)
+_NEEDS_PAO = np.array([0, 0, 0, 1, 0, 1, 0, 1, 0], dtype=np.int64)
 #: situational wins that 假将 lets a 258-free shape win
 _FAKE_PAIR_KINDS = (R.WIN_GANGKAI, R.WIN_QIANGGANG, R.WIN_HAIDILAO, R.WIN_HAIDIPAO)
 
@@ -96,6 +96,12 @@ SOURCES = ("win", "qishou", "mid")
 COLUMNS = ("n_birds", *R.seat_columns("bird"), *R.seat_columns("hits"),
            *R.seat_columns("qishou"), *R.seat_columns("mid"))
 C_N_BIRDS, C_BIRD, C_HITS, C_QISHOU, C_MID = 0, 1, 5, 9, 13
+#: its columns wider than int8 (none)
+WIDE: tuple[str, ...] = ()
+#: what its patterns are called in summaries
+PATTERNS_TITLE = "big wins (大胡)"
+#: what summaries report of its own columns beyond the common ones (nothing)
+FACTS: tuple = ()
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:

@@ -24,6 +24,12 @@ WIN_PAY, KONG_PAY, DECLARE_PAY = range(len(PARAMS))
 SOURCES = ("win", "kong", "baoting")
 #: the model's own record columns (none)
 COLUMNS: tuple[str, ...] = ()
+#: its columns wider than int8 (none)
+WIDE: tuple[str, ...] = ()
+#: what its patterns are called in summaries (it has none)
+PATTERNS_TITLE = "patterns"
+#: what summaries report of its own columns beyond the common ones (nothing)
+FACTS: tuple = ()
 #: big-win patterns (none): id, name_zh, units, what sets it
 PATTERNS: tuple = ()
 
