@@ -431,7 +431,8 @@ class PlaySummary:
         self._count("wins", winners)
         self.per_seat.add(pay.reshape(-1))
         self.receipts.add(_seat_matrix(df, "pay_win")[winners])
-        self._add_model(df, games if games is not None else np.arange(self.n_hands - n, self.n_hands))
+        labels = games if games is not None else np.arange(self.n_hands - n, self.n_hands)
+        self._add_model(df, labels)
         return self
 
     def _add_model(self, df: pd.DataFrame, games: np.ndarray) -> None:
