@@ -7,9 +7,14 @@
   the same integer counts as the class merge, for every rule set the engine takes;
 * Monte Carlo: ``N_MC`` dealt hands scored by ``shanten_batch`` agree with the exact
   probabilities within 4 standard errors, for changsha (13 and 14 tiles) and generic (14);
-* the rule sets it refuses (shape conditions, wildcards) say why.
+* indicator wildcards (shanghai_baida's 百搭, caishen16's 财神): every (hand, indicator
+  kind) of 1–3 tiles, and of 13/14 (16/17) tiles from small walls, weighted prod
+  C(copies, c)·(copies_i − c_i) and scored by the kernel with that indicator's wild kind,
+  gives the same counts; ``N_DEALS`` shanghai_baida deals (``deal_frame``) agree within 4
+  standard errors for the dealer and the non-dealers;
+* the rule sets it refuses (shape conditions, a wildcard not turned up at the deal) say why.
 
-``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000.
+``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000 and ``N_DEALS`` to 1,000,000.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ import pytest
 
 from mjsim.evaluate import compile_rules, shanten_batch, wild_mask
 from mjsim.kernels import shanten as K
+from mjsim.kernels.deal import next_kinds
 from mjsim.rules import load_rules
+from mjsim.sim.deals import deal_frame
+from mjsim.sim.walls import WallSpec
 from mjsim.stats.exact_shanten import (
     IMPOSSIBLE,
     ExactUnsupported,
@@ -36,7 +44,10 @@ from mjsim.tiles import N_KINDS
 
 FULL = os.environ.get("MJSIM_FULL") == "1"
 N_MC = 2_000_000 if FULL else 250_000
+N_DEALS = 1_000_000 if FULL else 100_000
 SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma")
+INDICATOR = ("shanghai_baida", "caishen16")
+BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
 
 
 # ---- helpers -------------------------------------------------------------------------
@@ -63,22 +74,52 @@ def _all_hands(copies: tuple[int, ...], n: int) -> np.ndarray:
     return hands[sums == n]
 
 
-def brute_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
-    """Shanten → weighted number of hands, by direct enumeration and the kernel
+def kernel_shanten(rules, hands: np.ndarray, n: int, wild: list[int] | None = None
+                   ) -> np.ndarray:
+    """Shanten of ``n``-tile ``hands`` with the ``wild`` kinds free, by the kernel
     (``shanten_batch`` for 13/14 tiles, the per-hand kernel for other sizes)."""
-    hands = all_hands(copies, n)
     if n in (rules.hand_size, rules.hand_size + 1):
-        s = shanten_batch(hands, rules)
-    else:
-        comp = compile_rules(rules)
-        scratch, caps, wild = K.make_scratch(), np.full(N_KINDS, 4, np.int64), wild_mask(None)
-        cost = np.array([K.hand_cost(h, 0, 0, comp.void, comp.families, comp.melds,
-                                     comp.kind_mask, comp.honour_mask, wild, caps,
-                                     comp.tables, scratch) for h in hands])
-        s = np.where(cost >= INF, IMPOSSIBLE, cost - 1)
-    binom = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
-    w = np.prod(binom[np.asarray(copies)[None, :], hands], axis=1)
-    return {int(k): int(w[s == k].sum()) for k in np.unique(s)}
+        return shanten_batch(hands, rules, wild=wild)
+    comp = compile_rules(rules)
+    scratch, caps, mask = K.make_scratch(), np.full(N_KINDS, 4, np.int64), wild_mask(wild)
+    cost = np.array([K.hand_cost(h, 0, 0, comp.void, comp.families, comp.melds,
+                                 comp.kind_mask, comp.honour_mask, mask, caps,
+                                 comp.tables, scratch) for h in hands])
+    return np.where(cost >= INF, IMPOSSIBLE, cost - 1)
+
+
+def hand_weights(copies: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    """prod C(copies_k, c_k): the tile sets of each hand."""
+    return np.prod(BINOM[np.asarray(copies)[None, :], hands], axis=1)
+
+
+def tally(counts: dict[int, int], s: np.ndarray, w: np.ndarray) -> dict[int, int]:
+    """Add the weights ``w`` to ``counts`` by shanten ``s``."""
+    for k in np.unique(s):
+        counts[int(k)] = counts.get(int(k), 0) + int(w[s == k].sum())
+    return counts
+
+
+def brute_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
+    """Shanten → weighted number of hands, by direct enumeration and the kernel."""
+    hands = all_hands(copies, n)
+    return tally({}, kernel_shanten(rules, hands, n), hand_weights(copies, hands))
+
+
+def brute_indicator_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
+    """Shanten → weighted number of (hand, indicator tile) pairs: each hand and indicator
+    kind i weighs prod C(copies_k, c_k)·(copies_i − c_i), scored with i's wild kind
+    (``wild_step`` steps of next(), from the rule set's wall spec)."""
+    hands = all_hands(copies, n)
+    w = hand_weights(copies, hands)
+    step, nxt = WallSpec.from_rules(rules).wild_step, next_kinds()
+    counts: dict[int, int] = {}
+    for i in np.flatnonzero(copies):
+        wild = int(i)
+        for _ in range(step):
+            wild = int(nxt[wild])
+        tally(counts, kernel_shanten(rules, hands, n, [wild]), w * (copies[i] - hands[:, i]))
+    return {k: c for k, c in sorted(counts.items()) if c}
 
 
 def deal(kinds: np.ndarray, n: int, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -169,6 +210,67 @@ def test_monte_carlo_agrees(name, n):
         assert abs((s == k).mean() - p) <= 4 * se + 1e-12, (name, n, k)
 
 
+# ---- indicator wildcards ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", INDICATOR)
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_indicator_wilds_few_tiles_vs_brute_force(name, n):
+    rules = load_rules(name)
+    copies = np.where(compile_rules(rules).kind_mask, 4, 0)
+    r = exact_shanten(rules, n)
+    T = int(copies.sum())
+    assert r.total == math.comb(T, n) * (T - n)
+    assert r.counts == brute_indicator_counts(rules, copies, n)
+
+
+@pytest.mark.parametrize("name,copies", [("shanghai_baida", WALL_SUITS),
+                                         ("shanghai_baida", WALL_HONOURS),
+                                         ("caishen16", WALL_HONOURS)],
+                         ids=["baida-suits", "baida-honours", "caishen16-honours"])
+def test_indicator_wilds_small_walls_vs_brute_force(name, copies):
+    """Wild kinds in and out of the wall (百搭: 1m → 2m, 3m → 4m, 9m → 1m, 3z → 4z …)."""
+    rules = load_rules(name)
+    T = int(copies.sum())
+    for n in (rules.hand_size, rules.hand_size + 1):
+        r = exact_shanten(rules, n, wall=copies)
+        assert r.counts == brute_indicator_counts(rules, copies, n), (name, n)
+        assert r.total == math.comb(T, n) * (T - n)
+
+
+def test_baida_monte_carlo_agrees():
+    """Dealt shanghai_baida hands, scored with each deal's 百搭: the dealer's 14 tiles and
+    the non-dealers' 13 (their s.e. from per-deal means: one indicator for three seats)."""
+    frame = deal_frame("shanghai_baida", N_DEALS, seed=20240607)
+    shanten = frame["shanten"].to_numpy().reshape(N_DEALS, 4)
+    assert (frame["dealer"].to_numpy().reshape(N_DEALS, 4)[:, 0]).all()
+    assert (frame["n_tiles"].to_numpy().reshape(N_DEALS, 4) == [14, 13, 13, 13]).all()
+    for n, seats in ((14, shanten[:, :1]), (13, shanten[:, 1:])):
+        exact = exact_shanten("shanghai_baida", n)
+        assert set(np.unique(seats).tolist()) <= set(exact.counts)
+        for k in (-1, 0, 1, 2):
+            p = exact.probability(k)
+            per_deal = (seats == k).mean(axis=1)
+            # the s.e. of independent seats is the floor, for events never seen
+            se = max(per_deal.std(ddof=1) / math.sqrt(N_DEALS),
+                     math.sqrt(p * (1 - p) / seats.size))
+            assert abs(per_deal.mean() - p) <= 4 * se + 1e-12, (n, k, per_deal.mean(), p)
+
+
+def test_baida_result():
+    r13, r14 = exact_shanten("shanghai_baida", 13), exact_shanten("shanghai_baida", 14)
+    assert r14.total == math.comb(124, 14) * 110 and "indicator" in r14.info["total"]
+    assert -1 not in r13.counts and IMPOSSIBLE not in r14.counts
+    assert p_complete("shanghai_baida", exact=True) == r14.fraction(-1)
+    assert p_ready("shanghai_baida", exact=True) == r13.fraction(0)
+
+
+def test_caishen16_weights_overflow():
+    """财神 fits the scheme (wild = the indicator's kind), but 16 tiles of 136 overflow."""
+    r = exact_shanten("caishen16", 16)
+    assert not r.tractable and "64-bit" in r.reason
+
+
 # ---- API -----------------------------------------------------------------------------
 
 
@@ -190,8 +292,7 @@ def test_state_budget_says_not_tractable():
 
 @pytest.mark.parametrize("name,why", [("hongzhong112", "shape conditions"),
                                       ("ne_alt", "shape conditions"),
-                                      ("caishen16", "wildcards"),
-                                      ("shanghai_baida", "wildcards")])
+                                      ("hongzhong112", "not turned up at the deal")])
 def test_unsupported_rule_sets_refused(name, why):
     with pytest.raises(ExactUnsupported, match=why):
         exact_shanten(name, 14)

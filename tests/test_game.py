@@ -9,7 +9,8 @@ import pytest
 
 from mjsim.game import record as R
 from mjsim.game.config import game_config
-from mjsim.game.play import columns, parse_bots, play_frame, play_rows, play_wall, replay
+from mjsim.game.play import (columns, parse_bots, play_frame, play_rows, play_wall, play_walls,
+                             replay)
 from mjsim.game.scoring import changsha as CS
 from mjsim.game.state import MELD_PUNG, ST_BONUS
 from mjsim.kernels.rng import index_seed, stream_key
@@ -160,26 +161,45 @@ OPTION_SETS = [
     ("dingque", {}),
     ("dingque", dict(dq_tiles=136, dq_allow_chow=True, dq_discard_void_first=True,
                      dq_void_melds=True)),
+    ("shanghai_qhp", {}),
+    ("shanghai_qhp", dict(sh_baopai_mutual=False, sh_baopai_tsumo_shares=3,
+                          sh_ron_payment="chuchong", sh_session_loss_cap=60,
+                          sh_multi_win_next_dealer="nearest_winner_xiajia", sh_diao_double=True,
+                          sh_qys_nine_exposed=True, sh_menqing_double=False)),
+    ("shanghai_baida", {}),
+    ("shanghai_baida", dict(sh_bd_menqing_double=True, sh_kaibao=True, sh_huangfan=True,
+                            sh_lezi=40)),
+    ("shanghai_qiaoma", {}),
+    ("shanghai_qiaoma", dict(sh_qm_hand_types="qhp", sh_qm_must_win=False,
+                             sh_baopai=True)),
 ]
 BOTS = ["efficiency", "efficiency,value,cautious,efficiency", "cautious,value,value,cautious"]
 
 
 @pytest.mark.parametrize("rules_id, options", OPTION_SETS)
 def test_invariants_after_every_hand(rules_id, options):
+    """Each hand replays from its game's walls and dice; payments sum to zero in total and
+    per source; every tile is accounted for (hands, melds, discards, the live wall, bonus
+    tiles set aside); no fifth copy."""
     rules = load_rules(rules_id, **options)
     spec = WallSpec.from_rules(rules)
-    sources = game_config(rules).sources
+    g = game_config(rules)
+    sources, length = g.sources, g.game_length
     n = 96
+    bonus = spec.is_bonus[:34]
     for b, bots in enumerate(BOTS):
         seed = 11 + b
         rows = play_rows(rules, seed, 0, n, bots)
         ws = walls(spec, seed, 0, n)
         want = np.bincount(spec.multiset, minlength=42)
+        dice = [int(index_seed(stream_key(seed, DICE_STREAM), i)) for i in range(n)]
         for i in range(n):
             rec = dict(zip(columns(rules), rows[i].tolist()))
-            dice = index_seed(stream_key(seed, DICE_STREAM), i)
-            again, st = play_wall(rules, ws[i], rec["dealer"], bots, dice_seed=dice)
-            again["index"], again["game"] = i, i // 8
+            first = i - i % length
+            recs, st = play_walls(rules, ws[first:i + 1], int(rows[first][R.C_DEALER]), bots,
+                                  dice_seeds=dice[first:i + 1])
+            again = recs[-1]
+            again["index"], again["game"] = i, i // length
             assert again == rec, f"hand {i} does not replay"
             assert sum(rec[p] for p in PAY) == 0
             for src in sources:
@@ -188,15 +208,20 @@ def test_invariants_after_every_hand(rules_id, options):
             live = ws[i][st["head"]:st["tail"]]
             held = st["concealed"].sum(axis=0).astype(int) + st["seen"]
             total = held + np.bincount(live, minlength=42)[:34]
-            assert (total == want[:34]).all(), f"hand {i}: tiles not accounted for"
+            assert (total[~bonus] == want[:34][~bonus]).all(), f"hand {i}: tiles not accounted for"
+            assert (held[bonus] == 0).all() and (st["melded"][:, bonus] == 0).all()
             assert ((st["concealed"] + st["melded"]) <= 4).all()
             gone = np.concatenate([ws[i][:st["head"]], ws[i][st["tail"]:]])
-            assert st["status"][:, ST_BONUS].sum() == (gone >= 34).sum()
+            set_aside = st["status"][:, ST_BONUS].sum() + st["dead"]
+            assert set_aside == spec.is_bonus[gone].sum()
+            assert set_aside + spec.is_bonus[live].sum() == spec.is_bonus[spec.multiset].sum()
             assert [rec[f"bonus_{s}"] for s in range(4)] == st["status"][:, ST_BONUS].tolist()
             assert rec["tiles_left"] == st["tail"] - st["head"]
             if rec["outcome"] == R.OUT_WIN:
                 assert rec["n_winners"] == bin(rec["winners"]).count("1") >= 1
-                assert any(rec[f"pay_win_{s}"] > 0 for s in range(4))
+                # a winner is paid (under any source), unless a session loss cap stopped it
+                assert any(rec[f"pay_{src}_{s}"] > 0 for src in sources for s in range(4)) \
+                    or options.get("sh_session_loss_cap")
 
 
 def test_replay_and_chunking():

@@ -15,11 +15,12 @@ import pytest
 
 from mjsim.game import record as R
 from mjsim.game.config import game_config
-from mjsim.game.engine import _win
+from mjsim.game.engine import _barred, _pass, _ron_claims, _win
 from mjsim.game.play import play_frame, play_wall, play_walls, replay
 from mjsim.game.scoring import shanghai as SH
 from mjsim.game.scoring import win_value
-from mjsim.game.state import ST_BONUS, ST_DECLARED, add_meld, new_scratch, new_state
+from mjsim.game.state import (ST_BONUS, ST_DECLARED, ST_READY, add_meld, new_scratch,
+                              new_state)
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
@@ -380,3 +381,21 @@ def test_shanghai_records_dtypes_hold_values():
     """V reaches 8 勒子 (160) and more: the units and the relation bits are int32 columns."""
     df = play_frame(QHP, 16, seed=1)
     assert df["units_0"].dtype == np.int32 and df["baopai_pairs"].dtype == np.int32
+
+
+def test_louhu_bars_only_the_passed_kind_until_the_player_moves():
+    """漏胡 (§5.2): a seat that passed a win on 5z may not win on a later 5z, but may win on
+    its other wait (1z); its next draw or claim lifts the bar (the engine clears it there).
+    The bots never pass a 清混碰 win (a hand ready for a 勒子 family wins only as one), so the
+    pass is made here as a declined claim would make it."""
+    g = game_config(QHP).rules_arrays
+    S = new_state()
+    W = new_scratch(g.families.shape[0])
+    S.concealed[1] = parse_hand("123m456m789m11z55z").counts  # waits 1z and 5z, 混一色
+    S.status[1, ST_READY] = 1
+    bots = np.zeros(4, dtype=np.int64)
+    _pass(g, S, 1, _k("5z"))
+    for tile, wins in (("5z", 0), ("1z", 1 << 1)):
+        W.offered[0] = _k(tile)
+        assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == wins
+    assert _barred(g, S, 1, 3, _k("5z")) and not _barred(g, S, 1, 3, _k("1z"))

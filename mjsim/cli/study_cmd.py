@@ -122,16 +122,19 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
                hands: int = typer.Option(20_000, "--hands", min=0,
                                          help="Hands played for the expected scores (0: skip)."),
                quiet: bool = QUIET, json: bool = JSON) -> None:
-    """The main study: 起手胡 odds, shanten at the deal, expected scores of played hands,
-    charts and a Markdown report."""
+    """The main study: the odds at the deal (起手胡 where the rules have it; bonus tiles,
+    legal hands and shanten by family, exact beside simulated), expected scores of played
+    hands, charts and a Markdown report."""
+    from ..report.deal_report import build_deal_report
     from ..report.qishou_report import build_report
 
     rs = rules_from(rules, settings)
-    if not has_qishou(rs):
-        raise fail(f"the report studies 起手胡, which rule set {rs.id!r} lacks; use changsha "
-                   "or one of its presets")
-    summary = build_report(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
-                           echo=None if json else console.print, hands=hands)
+    if not has_qishou(rs) and not rs.game_spec:
+        raise fail(f"the report plays hands of {rs.id!r}, which the game engine does not play "
+                   "yet; rule sets with a report: the playable ones (`mjsim rules list`)")
+    build = build_report if has_qishou(rs) else build_deal_report
+    summary = build(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
+                    echo=None if json else console.print, hands=hands)
     if json:
         emit_json(summary)
 

@@ -35,8 +35,8 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import GameRules
-from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEALER, P_HEAD, P_KONGS,
-                    P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS, STATUS,
+from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEAD, P_DEALER, P_HEAD,
+                    P_KONGS, P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
@@ -670,6 +670,7 @@ def _deal(G, S, W, wall, dealer):
     S.pos[P_TAIL] = wall.size - tail_used
     if indicator >= 0:
         S.seen[indicator] += 1  # turned face up for everyone
+        S.pos[P_DEAD] = tail_used - 1 - S.status[:, ST_BONUS].sum()
     if G.cfg[V.WILD] == V.WILD_INDICATOR and wild >= 0:
         S.wild[:, wild] = True
     return np.int64(wild)

@@ -36,16 +36,18 @@ STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
     ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST = range(len(STATUS))
 #: positions in ``State.pos``
-#: (``replaced``: whether the last draw replaced a bonus tile)
-POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced")
-P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED = \
+#: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
+#: while turning the wildcard indicator at the deal, set aside as nobody's)
+POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced",
+             "dead")
+P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED, P_DEAD = \
     range(len(POSITIONS))
 MAX_MELDS = 5
 #: rows of ``State.pay``: payment sources, numbered by the scoring model
 MAX_SOURCES = 8
 #: sizes of ``State.model`` and ``State.carry``
 MODEL_SLOTS = 16
-CARRY_SLOTS = 4
+CARRY_SLOTS = 8
 #: ``State.void`` of a seat with no void suit (the shanten kernel's "none")
 NO_VOID = -2
 

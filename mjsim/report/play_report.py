@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
+from ..game.config import game_config
 from ..game.play import parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
@@ -172,13 +173,30 @@ def _pct_ci(r: dict[str, Any] | None, digits: int = 2) -> str:
     return "—" if r is None else f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
 
 
+def _figures_markdown(b: dict[str, Any]) -> list[str]:
+    """The scoring model's figures (ratios with their s.e. by game and 95% intervals)."""
+    lines = [f"### What the {b['scoring']} model records", "",
+             "Each figure is a ratio over the hands played (a share of hands or of wins, or a "
+             "mean per win), with its standard error by game (hands of a game depend on each "
+             "other) and 95% interval.", "",
+             "| figure | estimate | s.e. | 95% interval |", "|---|---:|---:|---|"]
+    for e in b["model_figures"].values():
+        if e["value"] is None:
+            continue
+        k, end = (100, "%") if e["unit"] == "rate" else (1, "")
+        lines.append(f"| {e['label_zh']} {e['label']} | {k * e['value']:.3f}{end} "
+                     f"| {k * e['se']:.3f}{end} | {k * e['ci'][0]:.3f} – "
+                     f"{k * e['ci'][1]:.3f}{end} |")
+    return lines + [""]
+
+
 def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
     """The "Expected scores" section of ``report.md`` from :func:`build_play_report`'s summary."""
     b, c = p["baseline"], p["bots_compared"]
     lines = [
         "## Expected scores", "",
         (f"{b['n_hands']:,} hands played by four `efficiency` bots (seed {p['seed']}), in "
-         "games of 8 hands (game g starts with seat g mod 4 dealing; the dealer then rotates "
+         f"games of {game_config(rules).game_length} hands (game g starts with seat g mod 4 dealing; the dealer then rotates "
          "as the rules say). A score is the net number "
          "of points a seat receives (negative: pays) in one hand, all payments included; the "
          "four seats' scores add up to zero. Each mean has its standard error over hands and a "
@@ -212,17 +230,20 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
             r = b["win_kind_rates"][name]
             lines.append(f"| {WIN_KINDS_ZH[k]} {name} | {b['win_kinds'][name]:,} | {_pct(r)} "
                          f"| {_pct_ci(r)} |")
-    lines += ["", f"![win kinds]({p['files']['win_kinds']})", "",
-              "### Big wins (大胡)", "",
-              (f"Share of wins (one per winner; {b['n_wins']:,} wins) that score each big "
-               "win; a hand may score several."), "",
-              "| big win | wins | share | 95% interval |", "|---|---:|---:|---|"]
-    for pattern in b["patterns"]:
-        name, zh = pattern["id"], pattern["name_zh"]
-        r = b["big_win_rates"][name]
-        lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {_pct(r)} | {_pct_ci(r)} |")
-    a = b["any_big_win"]
-    lines += [f"| any big win | {a['k'] if a else 0:,} | {_pct(a)} | {_pct_ci(a)} |", ""]
+    lines += ["", f"![win kinds]({p['files']['win_kinds']})", ""]
+    if b["patterns"]:
+        title = b["patterns_title"]
+        lines += [f"### {title[0].upper()}{title[1:]}", "",
+                  (f"Share of wins (one per winner; {b['n_wins']:,} wins) that score each; a hand "
+                   "may score several."), "",
+                  "| pattern | wins | share | 95% interval |", "|---|---:|---:|---|"]
+        for pattern in b["patterns"]:
+            name, zh = pattern["id"], pattern["name_zh"]
+            r = b["big_win_rates"][name]
+            lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {_pct(r)} | {_pct_ci(r)} |")
+        a = b["any_big_win"]
+        lines += [f"| any of them | {a['k'] if a else 0:,} | {_pct(a)} | {_pct_ci(a)} |", ""]
+    lines += _figures_markdown(b)
     dist, rec = b["payments"]["per_seat"], b["payments"]["winner_receipt"]
     qs = list(dist["quantiles"])
     lines += ["### Payments", "",

@@ -117,7 +117,7 @@ def _any_pattern(rules: RuleSet, frame) -> dict[str, Any]:
     return seat_classes(hit)
 
 
-def _write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
@@ -137,12 +137,8 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     (:func:`mjsim.report.compare_report.build_rule_changes`, ``hands`` hands per variant),
     under ``rule_changes``.
     """
-    if hands:
-        check_hands(hands)
     t0 = time.perf_counter()
-    folder = Path(out) / rules.id
-    folder.mkdir(parents=True, exist_ok=True)
-    charts.setup()
+    folder = report_folder(rules, out, hands)
     study = qishou_study(rules, n=n, seed=seed, progress=progress)
     exact = exact_summary(rules)
     m = min(n, 200_000)
@@ -170,12 +166,31 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     if play is not None:
         summary["play"] = play
         summary["rule_changes"] = changes
-    _write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
-    _write_text(folder / "report.md", _markdown(rules, summary))
+    return write_report(folder, summary, _markdown(rules, summary), echo,
+                        lambda: _echo_summary(echo, rules, summary, folder))
+
+
+def report_folder(rules: RuleSet, out: Path, hands: int) -> Path:
+    """``out/<rules id>/``, made, after checking the number of ``hands`` to play (0: none);
+    the charts' style set."""
+    if hands:
+        check_hands(hands)
+    folder = Path(out) / rules.id
+    folder.mkdir(parents=True, exist_ok=True)
+    charts.setup()
+    return folder
+
+
+def write_report(folder: Path, summary: dict[str, Any], markdown: str, echo: Callable | None,
+                 echo_rest: Callable[[], None]) -> dict[str, Any]:
+    """Write ``summary.json`` and ``report.md`` (atomically); with ``echo``, show the played
+    hands' summary (if any), then call ``echo_rest``. Returns ``summary``."""
+    write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
+    write_text(folder / "report.md", markdown)
     if echo is not None:
-        if play is not None:
-            echo_play(echo, play)
-        _echo_summary(echo, rules, summary, folder)
+        if summary.get("play") is not None:
+            echo_play(echo, summary["play"])
+        echo_rest()
     return summary
 
 
@@ -240,12 +255,15 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
         lines += [play_markdown(rules, s["play"])]
     if s.get("rule_changes"):
         lines += [compare_markdown(s["rule_changes"], s["rule_changes"]["files"], level=2)]
-    if exact.get("notes"):
-        lines += ["## Notes", ""] + [f"- {n}" for n in exact["notes"]] + [""]
-    lines.append(f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} --seed {s['seed']}"
-                 + f" --hands {s['play']['n_hands'] if s.get('play') else 0}"
-                 + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + "`.")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + report_end(rules, s, exact.get("notes", []))) + "\n"
+
+
+def report_end(rules: RuleSet, s: dict[str, Any], notes: list[str]) -> list[str]:
+    """The last lines of a report: its notes, and the command that reproduces it."""
+    lines = ["## Notes", ""] + [f"- {n}" for n in notes] + [""] if notes else []
+    return lines + [f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} "
+                    f"--seed {s['seed']} --hands {s['play']['n_hands'] if s.get('play') else 0}"
+                    + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + "`."]
 
 
 def _echo_summary(echo: Callable, rules: RuleSet, s: dict[str, Any], folder: Path) -> None:

@@ -17,10 +17,19 @@ rule set's families; shanten = cost − 1), reached without visiting hands:
    ``n`` tiles in all gets its cost, and its weight product goes to that cost's count.
 
 Every value is capped at ``U`` (so states stay few); a hand whose capped cost is ``U`` is
-re-run with a larger ``U`` until none is left, so the counts are exact. Rule sets with
-shape conditions (hongzhong112, ne_alt) or wildcards are refused with
-:class:`ExactUnsupported`. Bonus tiles (flowers, Shanghai's bonus dragons) are not in the
-wall: a hand is dealt from the rule set's playing kinds, as after bonus replacement.
+re-run with a larger ``U`` until none is left, so the counts are exact. Bonus tiles
+(flowers, Shanghai's bonus dragons) are not in the wall: a hand is dealt from the rule
+set's playing kinds, as after bonus replacement.
+
+**Indicator wildcards** (百搭, 财神: an indicator turned up from the wall after the deal,
+its wild kind w read from the :class:`~mjsim.sim.walls.WallSpec`). Given one seat's hand,
+the indicator is any of the T − n tiles it does not hold, so the counts are of (hand,
+indicator tile) pairs, C(T, n)·(T − n) in all. For each indicator kind i and count h of w
+held, the hands of the other kinds with n − h tiles are run as above, i weighted
+C(4, c)·(4 − c) instead of C(4, c), and each cost drops by h (at least 0), as in the
+kernel. Runs equal up to a permutation of the suits or honours are done once. Rule sets
+with shape conditions (hongzhong112, ne_alt) or a wildcard not known at the deal (宝) are
+refused with :class:`ExactUnsupported`.
 
 >>> r = exact_shanten("changsha", 14)          # the dealer's 14 tiles, 108-tile wall
 >>> r.counts[-1], r.total                      # complete at deal, out of C(108, 14)
@@ -41,7 +50,9 @@ from numba import njit
 
 from ..evaluate import compile_rules
 from ..kernels import shanten as K
+from ..kernels.deal import next_kinds
 from ..rules import RuleSet, load_rules
+from ..sim.walls import WallSpec
 from ..tables.suits import INF, N_COLS, N_PAIR, load_tables
 
 #: shanten key for hands no family can reach (the kernels' ``IMPOSSIBLE``)
@@ -66,9 +77,11 @@ class ExactResult:
     """Exact shanten counts of all ``n_tiles``-tile hands of one wall.
 
     ``counts`` maps shanten (cost − 1; :data:`IMPOSSIBLE` for unreachable hands) to the
-    number of hands, out of ``total`` = C(T, n). ``tractable`` is False (and ``counts``
-    empty) when the state budget ``max_states`` ran out or C(T, n) overflows the 64-bit
-    weights; ``reason`` says why. ``info``: the cap ``U``, classes per group, states kept.
+    number of hands, out of ``total`` = C(T, n); with an indicator wildcard, to the number
+    of (hand, indicator tile) pairs, out of C(T, n)·(T − n). ``tractable`` is False (and
+    ``counts`` empty) when the state budget ``max_states`` ran out or the hands' weights
+    overflow 64 bits; ``reason`` says why. ``info``: the cap ``U``, classes per group,
+    states kept (with an indicator: what ``total`` counts and the number of runs).
 
     >>> r = exact_shanten("changsha", 1)           # one tile: 13 missing from any win
     >>> r.counts, r.fraction(12)
@@ -183,12 +196,12 @@ def _new_store(L, cap):
 
 
 @njit(cache=True)
-def _group_classes(g, copies, n_max, gspec, L, U, melds, std, pung, hon, honour_mask, binom):
+def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mask):
     """Classes (signature rows, uint64 weights) of every vector of group ``g``.
 
-    ``copies`` are the wall's copies of the group's kinds (9 for a suit, 7 honours);
-    ``hon`` holds the honour group's rows by base-5 index. Row 0 of a signature is the
-    tile count.
+    ``ways[i, c]`` is the weight of holding ``c`` tiles of the group's kind ``i`` (9 for a
+    suit, 7 honours), 0 where it cannot be held; ``hon`` holds the honour group's rows by
+    base-5 index. Row 0 of a signature is the tile count.
     """
     nd = 9 if g < HONOUR else 7
     keys, weights, table = _new_store(L, 1024)
@@ -205,11 +218,11 @@ def _group_classes(g, copies, n_max, gspec, L, U, melds, std, pung, hon, honour_
         for i in range(nd):
             dig[i] = x % 5
             x //= 5
-            if dig[i] > copies[i]:
+            if ways[i, dig[i]] == 0:
                 ok = False
                 break
             c += dig[i]
-            w *= binom[copies[i], dig[i]]
+            w *= ways[i, dig[i]]
         if not ok or c > n_max:
             continue
         row[:] = 0
@@ -424,20 +437,21 @@ class _Layout:
     has_pairs: bool
 
 
-def _layout(comp, rules: RuleSet) -> _Layout:
+def _layout(comp, rules: RuleSet, wild_of: np.ndarray | None) -> _Layout:
     melds = comp.melds
     size = 3 * melds + 2
     R = 2 * (melds + 1)
     fams = [tuple(int(x) for x in row) for row in comp.families]
     bad = [rules.families[i] for i, row in enumerate(fams) if row[0] == K.CONSTRAINED]
-    if rules.wild != "none" or bad:
+    hidden = rules.wild != "none" and wild_of is None
+    if hidden or bad:
         why = []
         if bad:
             why.append(f"its families have shape conditions ({bad[0].constraint or 'conditioned'}:"
                        " pung / chow / terminal / suit tests) that per-suit classes do not carry")
-        if rules.wild != "none":
-            why.append(f"it has wildcards ({rules.wild}), which the deal-time enumeration "
-                       "does not model")
+        if hidden:
+            why.append(f"its wildcards ({rules.wild}) are not turned up at the deal, which the "
+                       "deal-time enumeration does not model")
         raise ExactUnsupported(f"exact_shanten cannot handle rule set {rules.id!r}: "
                                + "; and ".join(why))
     gspec: list[list[int]] = []
@@ -570,26 +584,100 @@ def _partial_honour_rows(honour_mask: np.ndarray) -> np.ndarray:
     return rows
 
 
+#: C(a, b): the ways to hold b of a kind's a copies
 _BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.uint64)
+#: C(a, b)·(a − b): hold b of the a copies, and the indicator is one of the others
+_BINOM_TURNED = np.array([[math.comb(a, b) * max(a - b, 0) for b in range(5)]
+                          for a in range(5)], dtype=np.uint64)
 
 
-def _run(comp, lay: _Layout, copies, n_tiles, U, max_states, info):
+def _wild_of(rules: RuleSet) -> np.ndarray | None:
+    """The wild kind each indicator kind makes (``int64[34]``), for a rule set whose
+    indicator is turned up at the deal (:class:`~mjsim.sim.walls.WallSpec` ``indicator``
+    ``"tail"``: ``wild_step`` steps of the deal's next()); None for any other.
+
+    >>> _wild_of(load_rules("shanghai_baida"))[[8, 12, 30]].tolist()  # 9m→1m, 4p→5p, 4z→1z
+    [0, 13, 27]
+    >>> int(_wild_of(load_rules("caishen16"))[5]), _wild_of(load_rules("changsha"))  # 6m: 6m
+    (5, None)
+    """
+    spec = WallSpec.from_rules(rules)
+    if spec.indicator != "tail":
+        return None
+    kinds, nxt = np.arange(34), next_kinds().astype(np.int64)
+    for _ in range(spec.wild_step):
+        kinds = nxt[kinds]
+    return kinds
+
+
+def _symmetric_key(weights: np.ndarray, honour_mask: np.ndarray) -> tuple:
+    """Equal for weight tables that differ by a permutation of the suits or of the playing
+    honours, which no cost sees (the void suit, if any, is free: ``comp.void`` < 0)."""
+    suits = sorted(weights[9 * g: 9 * g + 9].tobytes() for g in range(3))
+    return tuple(suits) + tuple(sorted(row.tobytes() for row in weights[27:][honour_mask]))
+
+
+def _runs(copies: np.ndarray, n_tiles: int, wild_of: np.ndarray | None,
+          honour_mask: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
+    """The enumerations behind one result: (weights[34, 5], tiles, multiplier).
+
+    Without wildcards, the one run of C(copies_k, c). With an indicator kind i and wild
+    kind w = ``wild_of[i]``, for each count h of w held: the hands of the other kinds with
+    ``n_tiles`` − h tiles, i weighted C(copies_i, c)·(copies_i − c), times the ways to hold
+    h of w (so w = i, 财神, is one of i's copies held). Runs equal up to symmetry are merged.
+
+    >>> runs = _runs(np.full(34, 4), 14, _wild_of(load_rules("caishen16")), np.ones(7, bool))
+    >>> len(runs), sum(m * _n_hands(w, n) for w, n, m in runs) == math.comb(136, 14) * 122
+    (40, True)
+    """
+    base = _BINOM[copies]
+    if wild_of is None:
+        return [(base, n_tiles, 1)]
+    runs: dict[tuple, list] = {}
+    for i in np.flatnonzero(copies):
+        w = wild_of[i]
+        turned = base.copy()
+        turned[i] = _BINOM_TURNED[copies[i]]
+        for held in range(min(int(copies[w]), n_tiles) + 1):
+            if turned[w, held] == 0:
+                continue
+            sub = turned.copy()
+            sub[w] = _BINOM[0]
+            key = (_symmetric_key(sub, honour_mask), n_tiles - held)
+            runs.setdefault(key, [sub, n_tiles - held, 0])[2] += int(turned[w, held])
+    return [(sub, n, m) for sub, n, m in runs.values()]
+
+
+def _n_hands(weights: np.ndarray, n_tiles: int) -> int:
+    """Total weight of the ``n_tiles``-tile vectors of ``weights`` (x^n in prod_k
+    sum_c weights[k, c] x^c), exactly.
+
+    >>> _n_hands(_BINOM[np.full(34, 4)], 14) == math.comb(136, 14)
+    True
+    """
+    poly = [1] + [0] * n_tiles
+    for row in weights.tolist():
+        poly = [sum(row[c] * poly[m - c] for c in range(min(m, 4) + 1))
+                for m in range(n_tiles + 1)]
+    return poly[n_tiles]
+
+
+def _run(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache):
+    """Counts by capped cost of the ``n_tiles``-tile vectors of ``weights``; ``cache`` keeps
+    the group classes (of up to ``n_max`` tiles) of the runs of one result."""
     t = load_tables()
     melds = comp.melds
-    hon = t.honour if comp.honour_mask.all() else _partial_honour_rows(comp.honour_mask)
     groups = [0, 1, 2] + ([HONOUR] if comp.honour_mask.any() else [])
     classes = {}
-    suit_cache: dict[bytes, tuple] = {}
     for g in groups:
-        cp = copies[27:] if g == HONOUR else copies[9 * g: 9 * g + 9]
-        key = cp.tobytes()
-        if g != HONOUR and key in suit_cache:
-            classes[g] = suit_cache[key]
-            continue
-        classes[g] = _group_classes(g, cp.copy(), n_tiles, lay.gspec, lay.g_len, U, melds,
-                                    t.std, t.pung, hon, comp.honour_mask, _BINOM)
-        if g != HONOUR:
-            suit_cache[key] = classes[g]
+        rows = weights[27:] if g == HONOUR else weights[9 * g: 9 * g + 9]
+        key = (g == HONOUR, rows.tobytes(), U)
+        if key not in cache:
+            partial = g == HONOUR and not comp.honour_mask.all()
+            hon = _partial_honour_rows(comp.honour_mask) if partial else t.honour
+            cache[key] = _group_classes(g, rows, n_max, lay.gspec, lay.g_len, U, melds,
+                                        t.std, t.pung, hon, comp.honour_mask)
+        classes[g] = cache[key]
     info["group_classes"] = {("mpsz"[g]): int(classes[g][0].shape[0]) for g in groups}
     if lay.honours_first:
         order = ([HONOUR] if HONOUR in groups else []) + [0, 1, 2]
@@ -611,6 +699,18 @@ def _run(comp, lay: _Layout, copies, n_tiles, U, max_states, info):
     return _final(skeys, sw, gk, gw, g, n_tiles, lay.feats, lay.cspec, melds, U, lay.s_len)
 
 
+def _exact_hist(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache):
+    """:func:`_run` re-run with a larger cap ``U`` until no hand is left at the cap, so
+    the counts by cost are exact (index ``lay.size`` + 1: out of reach); None when the
+    state budget runs out."""
+    while True:
+        info["U"] = U
+        hist = _run(comp, lay, weights, n_tiles, n_max, U, max_states, info, cache)
+        if hist is None or hist[U] == 0 or U == lay.size + 1:
+            return hist
+        U = min(lay.size + 1, U + 3)
+
+
 def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any = None,
                   max_states: int = 20_000_000) -> ExactResult:
     """Exact shanten counts of every ``n_tiles``-tile hand dealt from ``rules``'s wall.
@@ -623,6 +723,14 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
 
     >>> exact_shanten("changsha", 13).probability(0)
     0.00041125573599975845
+
+    Where an indicator is turned up at the deal (百搭, 财神), the counts are of (hand,
+    indicator tile) pairs: the indicator is any of the T − n tiles not in the hand, and the
+    hand's tiles of the wild kind it makes are free (cost − wilds, at least 0).
+
+    >>> r = exact_shanten("shanghai_baida", 14)    # the dealer's 14 of 124 tiles
+    >>> r.total == math.comb(124, 14) * 110, r.counts[-1]
+    (True, 30272892727798084)
     """
     rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
     comp = compile_rules(rules)
@@ -630,33 +738,41 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
         n_tiles = rules.hand_size
     if not 0 <= n_tiles <= rules.hand_size + 1:
         raise ValueError(f"n_tiles must be 0–{rules.hand_size + 1}, got {n_tiles}")
-    lay = _layout(comp, rules)
+    wild_of = _wild_of(rules)
+    lay = _layout(comp, rules, wild_of)
     copies = _wall(comp, wall)
     T = int(copies.sum())
-    total = math.comb(T, n_tiles)
-    if total >= 2**64:
+    total = math.comb(T, n_tiles) * (1 if wild_of is None else T - n_tiles)
+    runs = _runs(copies, n_tiles, wild_of, comp.honour_mask)
+    if max(_n_hands(w, n) for w, n, _ in runs) >= 2**64:
+        what = "C(T, n) does" if wild_of is None else "one indicator kind's hands do"
         return ExactResult(rules.id, n_tiles, total, {}, False,
-                           "C(T, n) does not fit the 64-bit weights")
+                           f"{what} not fit the 64-bit weights")
     t0 = time.perf_counter()
-    U = min(lay.size + 1, 8 if lay.has_pairs else 10)
+    # wild tiles held are free, so the other tiles' costs run higher by as many
+    most_held = max(n_tiles - n for _, n, _ in runs)
+    U = min(lay.size + 1, (8 if lay.has_pairs else 10) + most_held)
+    counts: dict[int, int] = {}
+    cache: dict[tuple, tuple] = {}
     info: dict[str, Any] = {}
-    while True:
-        info = {"U": U}
-        hist = _run(comp, lay, copies, n_tiles, U, max_states, info)
+    top_u = 0
+    for weights, n_sub, mult in runs:
+        held = n_tiles - n_sub
+        info = {}
+        hist = _exact_hist(comp, lay, weights, n_sub, n_tiles, U, max_states, info, cache)
         if hist is None:
             return ExactResult(rules.id, n_tiles, total, {}, False,
                                f"more than {max_states:,} merged states (raise max_states)",
                                time.perf_counter() - t0, info)
-        if hist[U] == 0 or U == lay.size + 1:
-            break
-        U = min(lay.size + 1, U + 3)
-    counts = {}
-    for c in range(U + 1):
-        if hist[c]:
-            key = IMPOSSIBLE if c == lay.size + 1 else c - 1
-            counts[key] = int(hist[c])
+        top_u = max(top_u, info["U"])
+        for c in np.flatnonzero(hist):
+            key = IMPOSSIBLE if c == lay.size + 1 else max(int(c) - held, 0) - 1
+            counts[key] = counts.get(key, 0) + mult * int(hist[c])
+    if wild_of is not None:
+        info = {"total": "(hand, indicator tile) pairs: C(T, n)·(T − n)", "runs": len(runs),
+                "U": top_u}
     if sum(counts.values()) != total:  # pragma: no cover - a bug, never a result
-        raise RuntimeError(f"exact counts sum to {sum(counts.values())}, not C({T}, {n_tiles})")
+        raise RuntimeError(f"exact counts sum to {sum(counts.values())}, not {total}")
     return ExactResult(rules.id, n_tiles, total, dict(sorted(counts.items())), True, "",
                        time.perf_counter() - t0, info)
 

@@ -1,0 +1,170 @@
+"""The report of a rule set without 起手胡: the deal and the game, as Markdown with charts.
+
+``build_deal_report(rules, n, seed, out, hands)`` writes ``out/<rules id>/report.md``, its
+PNG charts and ``summary.json`` (every file atomically) and returns the summary: the
+deal-time odds of :func:`mjsim.stats.deal_odds.deal_odds` (bonus tiles at the deal and a
+win by them, a complete hand, readiness, shanten by family — exact beside simulated) and
+the expected scores of played hands (:mod:`mjsim.report.play_report`, with the scoring
+model's own figures). Nothing here names a rule set: what a section shows comes from the
+rule set's wall, families and scoring model.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.table import Table
+
+from .. import __version__
+from ..rules import RuleSet
+from ..stats.deal_odds import SEATS, deal_odds
+from . import charts
+from .play_report import build_play_report, play_markdown
+from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
+
+
+def _pct(p: float | None, digits: int = 4) -> str:
+    return "—" if p is None else f"{100 * p:.{digits}g}%"
+
+
+def _bonus_chart(bonus: dict[str, Any], path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    for ax, seat in zip(axes, SEATS):
+        law = bonus[seat]["law"]
+        ks = np.array(list(law))
+        ax.bar(ks, [100 * e["p"] for e in law.values()], color="#4C72B0",
+               label=charts.label("模拟", "simulated"))
+        ax.scatter(ks, [100 * e["exact"] for e in law.values()], marker="_", s=300,
+                   color="black", zorder=3, label=charts.label("精确值", "exact"))
+        ax.set_xticks(ks)
+        ax.set_title(charts.label(*SEAT_LABEL[seat]))
+        ax.set_xlabel(charts.label("起手补花数", "bonus tiles set aside at the deal"))
+    axes[0].set_ylabel("%")
+    axes[0].legend(frameon=False)
+    return charts.save(fig, path)
+
+
+def _shanten_chart(shanten: dict[str, Any], path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    forms = list(shanten)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    width = 0.8 / len(forms)
+    for ax, seat in zip(axes, SEATS):
+        keys = sorted({k for f in forms for k in shanten[f][seat] if k < 20})
+        for i, form in enumerate(forms):
+            d = shanten[form][seat]
+            x = np.array(keys) + (i - (len(forms) - 1) / 2) * width
+            ax.bar(x, [100 * d[k]["p"] if k in d else 0 for k in keys], width, label=form)
+            exact = [(xx, 100 * d[k]["exact"]) for xx, k in zip(x, keys)
+                     if k in d and d[k]["exact"] is not None]
+            if exact:
+                ax.scatter(*zip(*exact), marker="_", s=60, color="black", zorder=3)
+        ax.set_xticks(keys)
+        ax.set_title(charts.label(*SEAT_LABEL[seat]))
+        ax.set_xlabel(charts.label("向听数（横线：精确值）", "shanten (bars: simulated, ticks: exact)"))
+    axes[0].set_ylabel("%")
+    axes[0].legend(frameon=False, fontsize=8)
+    return charts.save(fig, path)
+
+
+def build_deal_report(rules: RuleSet, n: int = 200_000, seed: int = 0,
+                      out: Path = Path("reports"), progress: bool = True,
+                      echo: Callable | None = print, hands: int = 20_000) -> dict[str, Any]:
+    """Deal-time odds and played hands of ``rules``; write the report, return its summary."""
+    t0 = time.perf_counter()
+    folder = report_folder(rules, out, hands)
+    odds = deal_odds(rules, n, seed)
+    files = {"shanten": _shanten_chart(odds["shanten"], folder / "shanten_at_deal.png")}
+    if "bonus" in odds:
+        files["bonus"] = _bonus_chart(odds["bonus"], folder / "bonus_at_deal.png")
+    play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
+            if hands else None)
+    summary = {"rules": rules.id, "options_hash": rules.options_hash, "seed": seed,
+               "n_deals": n, "mjsim": __version__, "deal": odds, "play": play,
+               "agreement_4se": odds["agreement_4se"],
+               "seconds": round(time.perf_counter() - t0, 1),
+               "files": {k: v.name for k, v in files.items()}}
+    return write_report(folder, summary, _markdown(rules, summary), echo,
+                        lambda: _echo(echo, rules, summary, folder))
+
+
+def _row(label: str, e: dict[str, Any]) -> str:
+    ok = "—" if e["exact"] is None else ("yes" if e["within_4se"] else "**no**")
+    return (f"| {label} | {_pct(e['p'])} | {_pct(e['se'])} | {_pct(e['exact'])} | {ok} |")
+
+
+def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
+    d = s["deal"]
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"# The deal and the game — {rules.name} ({rules.name_zh})", "",
+        f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
+        + (f" (changed: {', '.join(f'{k}={v}' for k, v in rules.overrides.items())})"
+           if rules.overrides else " (defaults)")
+        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; {when}.",
+        "", rules.summary + ".", "",
+        "Each simulated share has its standard error (the deal is the unit: the dealer's hand, "
+        "or the mean of the three non-dealers'); the exact value comes from enumerating every "
+        "dealt hand (bonus tiles: the negative hypergeometric law of one seat's draws). "
+        "'Within 4 s.e.' checks the two against each other.", "",
+    ]
+    if "bonus" in d:
+        lines += ["## Bonus tiles at the deal", "",
+                  "Bonus tiles (flowers; dragons where they are bonus tiles) a seat sets aside "
+                  "and replaces before the first discard.", "",
+                  "| seat | bonus tiles | simulated | s.e. | exact | within 4 s.e. |",
+                  "|---|---:|---:|---:|---:|:---:|"]
+        for seat in SEATS:
+            for b, e in d["bonus"][seat]["law"].items():
+                lines.append(_row(f"{SEAT_LABEL[seat][1]} | {b}", e))
+        lines.append("")
+        for seat in SEATS:
+            e = d["bonus"][seat].get("bonus_win")
+            if e:
+                lines.append(f"- a win by bonus tiles before the first discard ({e['at']} set "
+                             f"aside, 八花齐), {SEAT_LABEL[seat][1]}: exactly {e['exact_fraction']}"
+                             f" = {e['exact']:.3g}; simulated {_pct(e['p'])} ± {_pct(e['se'])}")
+        lines += ["", f"![bonus tiles at the deal]({s['files']['bonus']})", ""]
+    lines += ["## A legal hand and readiness at the deal", "",
+              "| quantity | simulated | s.e. | exact | within 4 s.e. |",
+              "|---|---:|---:|---:|:---:|",
+              _row("the dealer's tiles are a win (天胡 shape)", d["complete"]),
+              _row("a non-dealer's tiles are ready", d["ready"]), ""]
+    lines += ["## Shanten at the deal by family", "",
+              "`all` is the rule set's shanten (the nearest of its winning families); each "
+              "family alone follows.", ""]
+    for form, seats in d["shanten"].items():
+        lines += [f"### {form}", "", "| seat | shanten | simulated | s.e. | exact | within 4 s.e. |",
+                  "|---|---:|---:|---:|---:|:---:|"]
+        for seat in SEATS:
+            for k, e in seats[seat].items():
+                lines.append(_row(f"{SEAT_LABEL[seat][1]} | {k}", e))
+        lines.append("")
+    lines += [f"![shanten at the deal]({s['files']['shanten']})", ""]
+    if s.get("play"):
+        lines += [play_markdown(rules, s["play"])]
+    return "\n".join(lines + report_end(rules, s, d["notes"])) + "\n"
+
+
+def _echo(echo: Callable, rules: RuleSet, s: dict[str, Any], folder: Path) -> None:
+    d = s["deal"]
+    table = Table(title=f"the deal — {rules.id}, {s['n_deals']:,} deals (seed {s['seed']})")
+    for col in ("quantity", "simulated", "exact", "within 4 s.e."):
+        table.add_column(col, justify="left" if col == "quantity" else "right")
+    rows = [("dealer complete", d["complete"]), ("non-dealer ready", d["ready"])]
+    if "bonus" in d:
+        rows += [(f"{seat.replace('_', '-')} bonus tiles = {b}", e)
+                 for seat in SEATS for b, e in list(d["bonus"][seat]["law"].items())[:4]]
+    for name, e in rows:
+        table.add_row(name, f"{_pct(e['p'])} ± {_pct(e['se'])}", _pct(e["exact"]),
+                      "—" if e["exact"] is None else ("yes" if e["within_4se"] else "NO"))
+    echo(table)
+    echo(f"report: {folder / 'report.md'}")
