@@ -855,3 +855,35 @@ def _kinds_of(text: str) -> list[int]:
             kinds += [{"m": 0, "p": 9, "s": 18, "z": 27}[ch] + d - 1 for d in digits]
             digits = []
     return kinds
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_melds_cost_zero_exactly_for_meld_only_hands(seed):
+    """``melds_cost`` (百搭's 吊 test) is 0 exactly when the tiles are that many melds and
+    nothing else: the naive decomposition of the tiles plus a pair of an absent honour."""
+    from mjsim.evaluate import compile_rules
+    from mjsim.kernels import shanten as K
+    comp = compile_rules(load_rules("generic"))
+    rng = np.random.default_rng(seed)
+    no_wild = np.zeros(34, np.bool_)
+    hits = 0
+    for _ in range(400):
+        need = int(rng.integers(1, 5))
+        counts = np.zeros(34, dtype=np.uint8)
+        for _ in range(need):  # random melds of suited tiles, then perhaps one tile moved
+            if rng.random() < 0.5:
+                first = 9 * int(rng.integers(3)) + int(rng.integers(7))
+                counts[first:first + 3] += 1
+            else:
+                counts[int(rng.integers(27))] += 3
+        if rng.random() < 0.5:
+            counts[rng.choice(np.flatnonzero(counts))] -= 1
+            counts[int(rng.integers(27))] += 1
+        if counts.max() > 4:
+            continue
+        padded = counts.copy()
+        padded[33] = 2
+        want = NV.win_standard(padded, (), "any", need)
+        assert (K.melds_cost(counts, no_wild, comp.honour_mask, comp.tables, need) == 0) == want
+        hits += want
+    assert hits > 20

@@ -37,7 +37,7 @@ from . import values as V
 from .config import GameRules
 from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEAD, P_DEALER, P_HEAD,
                     P_KONGS, P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS, STATUS,
-                    ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
+                    ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
                     pop_meld, reset_state, upgrade_pung, waits_on)
@@ -502,8 +502,11 @@ def _after_discard(G, S, W, s, t):
         st[s, ST_PASS_KIND] = -1
     S.pos[P_TURNS] += 1
     _mark_ready(G, S, W, s)
-    if G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
-            S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED] and _ready_exact(G, S, W, s):
+    may_declare = G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
+        S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
+    # exact readiness, where 报听 or a liability case (承包: is the discarder ready?) needs it
+    st[s, ST_TENPAI] = (may_declare or G.cfg[V.FEED_LIMIT] > 0) and _ready_exact(G, S, W, s)
+    if may_declare and st[s, ST_TENPAI]:
         st[s, ST_DECLARED] = 1
         if G.cfg[V.DECLARE_LOCK]:
             st[s, ST_LOCKED] = 1

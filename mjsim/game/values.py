@@ -92,7 +92,8 @@ ENGINE: dict[str, tuple] = {
     "src_baopai": (int, -1),
     "col_model": (int, 0),
     # the value below which a win is small (the value bot may pass it for a big one), and
-    # the claims on one player's discards that make a liability (承包; 0: none)
+    # the claims on one player's discards that make a liability (承包; 0: none; the engine
+    # then tests each discarder's exact readiness, which the liability payments read)
     "decline_below": (int, 1),
     "feed_limit": (int, 0),
     "col_pay": (int, 0),

@@ -29,11 +29,11 @@ import numpy as np
 from ...kernels import shanten as K
 from ...kernels.jit import njit_borrowed
 from ...kernels.rng import below_seeded
-from ...kernels.shanten import MELD_CKONG, MELD_PUNG
+from ...kernels.shanten import MELD_CKONG, MELD_PUNG, melds_cost
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, claims, cost, waits_on
+from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims
 
 Pattern = namedtuple("Pattern", "id name_zh units set_by")
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
@@ -215,26 +215,21 @@ def hand_type(G, W, counts, S, s):
 
 
 @njit_borrowed
-def _diao_baida(G, W, counts, S, s, tile):
-    """吊百搭: the pair can be a wild tile and the winning ``tile`` — the other twelve tiles,
-    less one wild, are four melds; tested by putting a pair of an absent natural honour in
-    their place (it can only be the pair, or a pung with a wild that leaves four melds)."""
+def _diao_baida(G, counts, S, s, tile):
+    """吊百搭: the pair can be a wild tile and the winning ``tile`` — the concealed tiles less
+    those two are the hand's missing melds (wildcards free)."""
     if tile < 0 or S.wild[s, tile]:
         return False
     wild = -1
-    absent = -1
     for k in range(34):
         if S.wild[s, k] and counts[k] > 0 and wild < 0:
             wild = k
-        if k >= 27 and G.kind_mask[k] and counts[k] == 0 and not S.wild[s, k] and absent < 0:
-            absent = k
-    if wild < 0 or absent < 0:
+    if wild < 0:
         return False
     counts[tile] -= 1
     counts[wild] -= 1
-    counts[absent] += 2
-    done = cost(G, S, W, s, counts) == 0
-    counts[absent] -= 2
+    done = melds_cost(counts, S.wild[s], G.honour_mask, G.tables,
+                      G.cfg[V.MELDS] - S.n_melds[s]) == 0
     counts[wild] += 1
     counts[tile] += 1
     return done
@@ -320,7 +315,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
         bits |= 1 << B_KAIBAO
     if S.model[M_HUANGFAN_ON]:
         bits |= 1 << B_HUANGFAN
-    if p[VALUE] == VALUE_DOUBLING and _diao_baida(G, W, counts, S, s, tile):
+    if p[VALUE] == VALUE_DOUBLING and _diao_baida(G, counts, S, s, tile):
         bits |= 1 << B_DIAO_BAIDA
     v, bits = value(p, np.int64(typ), h, np.int64(bits))
     return True, v, bits | (typ << _TYPE_SHIFT) | (h << _H_SHIFT)
@@ -423,7 +418,7 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
             if a != b and p[BAOPAI] and claims(S, a, b) >= p[BAOPAI_THRESHOLD]:
                 pairs |= 1 << (4 * a + b)
     rec[col + C_PAIRS] = pairs
-    ready = -1  # the discarder's readiness, tested once when a case needs it
+    ready = S.status[discarder, ST_TENPAI] if discarder >= 0 else 0
     for i in range(n_win):
         w = order[i]
         packed = S.bits[w]
@@ -443,8 +438,6 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
             elif q == discarder:
                 _pay(p, S, liable, q, w, 2 * v)
             else:
-                if ready < 0:
-                    ready = waits_on(G, S, W, discarder, np.int64(0))
                 if _is_winner(order, n_win, q) or not ready:
                     _pay(p, S, liable, discarder, w, (1 if ready else 2) * v)
                 else:
