@@ -26,12 +26,12 @@ ENTRIES = {
         t = time.perf_counter()
         play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
     """,
-    "game + generic, dingque": """
+    "game + generic, dingque, 3 × shanghai": """
         from mjsim.game.play import play_rows
         play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
         t = time.perf_counter()
-        play_rows("generic", 0, 0, 16, "efficiency,value,cautious,efficiency")
-        play_rows("dingque", 0, 0, 16, "efficiency,value,cautious,efficiency")
+        for rules in ("generic", "dingque", "shanghai_qhp", "shanghai_baida", "shanghai_qiaoma"):
+            play_rows(rules, 0, 0, 16, "efficiency,value,cautious,efficiency")
     """,
     "shanten batch": """
         import numpy as np, mjsim

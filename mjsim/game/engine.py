@@ -48,6 +48,8 @@ KONG_NONE, KONG_REPLACE, KONG_OPEN = range(3)
 CLAIM_NONE, CLAIM_CHOW, CLAIM_PUNG, CLAIM_KONG, CLAIM_OPEN_KONG = range(5)
 #: no tile (a draw from an empty wall, no tile drawn this turn)
 NO_TILE = -1
+#: no tile: the bonus tiles just set aside win at once (八花齐)
+BONUS_WON = -2
 #: the final state written for a replay (``play_games``' ``final``): name -> size
 FINAL = (("concealed", 4 * 34), ("melded", 4 * 34), ("melds", 4 * MAX_MELDS * 3),
          ("n_melds", 4), ("seen", 34), ("status", 4 * len(STATUS)), ("void", 4),
@@ -65,11 +67,11 @@ def _live(G, S):
 
 
 @njit_borrowed
-def _draw(G, S, W, wall, rec, s, from_tail):
+def _draw(G, S, wall, s, from_tail):
     """The next tile for seat ``s`` from the head (or the tail), bonus tiles set aside and
-    replaced from the tail, now in its hand; :data:`NO_TILE` when nothing is left or the
-    bonus tiles set aside won (``bonus_win``). ``P_REPLACED`` says whether a bonus tile was
-    replaced."""
+    replaced from the tail, now in its hand; :data:`NO_TILE` when nothing is left,
+    :data:`BONUS_WON` when the bonus tiles set aside win (``bonus_win``: the caller settles
+    it). ``P_REPLACED`` says whether a bonus tile was replaced."""
     tail = from_tail
     S.pos[P_REPLACED] = 0
     while _live(G, S) > 0:
@@ -84,8 +86,8 @@ def _draw(G, S, W, wall, rec, s, from_tail):
             return t
         S.status[s, ST_BONUS] += 1
         S.pos[P_REPLACED] = 1
-        if _bonus_win(G, S, W, wall, rec, s):
-            return NO_TILE
+        if 0 < G.cfg[V.BONUS_WIN] <= S.status[s, ST_BONUS]:
+            return BONUS_WON
         tail = True
     return NO_TILE
 
@@ -604,7 +606,7 @@ def _next_draw(G, S, W, wall, rec, bots, cur):
     if G.cfg[V.WALL_END] == V.END_HAIDI and _live(G, S) == 1:
         _haidi(G, S, W, wall, rec, bots, cur)
         return NO_TILE
-    return _draw(G, S, W, wall, rec, cur, np.int64(0))
+    return _draw(G, S, wall, cur, np.int64(0))
 
 
 @njit_inline
@@ -613,7 +615,7 @@ def _after_kong(G, S, W, wall, rec, bots, s, opening):
     reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
     drawn or −1 when the hand ended, the kind a self-drawn win would be)``."""
     if not opening:
-        t = _draw(G, S, W, wall, rec, s, np.int64(1))
+        t = _draw(G, S, wall, s, np.int64(1))
         kind = R.WIN_GANGKAI if G.cfg[V.REPLACEMENT_GANGKAI] else R.WIN_ZIMO
         return s, t, _self_kind(G, S, kind)
     if _open_kong(G, S, W, wall, rec, bots, s) >= 0:
@@ -825,6 +827,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             fresh = False
             if drawn < 0:
                 break
+    if drawn == BONUS_WON:
+        _bonus_win(G, S, W, wall, rec, cur)
     return _close(G, S, W, rec)
 
 
