@@ -122,6 +122,23 @@ def test_qhp_multipliers_and_diao_double():
     assert _value(QHP, "55m", melds, tile="5m")[1:3] == (L, "qingyise")
     legal, v, _, _, items = _value(load_rules(QHP, sh_diao_double=True), "55m", melds, tile="5m")
     assert v == 2 * L and {"dadiaoche", "diao_double"} <= items
+    pungs = tuple((t, P) for t in ("1m", "2m", "3m", "4m"))  # 清碰 is 清一色 too: doubled
+    assert _value(load_rules(QHP, sh_diao_double=True), "55m", pungs, tile="5m")[1:3] == \
+        (4 * L, "qingpeng")
+
+
+def test_concealed_kongs_are_not_dadiaoche():
+    """大吊车 needs four exposed melds: four concealed kongs are 门清 (混碰, 2L)."""
+    kongs = tuple((t, CK) for t in ("1m", "2m", "3m", "4m"))
+    assert _value(QHP, "55z", kongs, kind="zimo", tile="5z") == \
+        (True, 2 * L, "hunpeng", 4 * 2, {"menqing"})
+
+
+def test_unmodelled_options_are_refused():
+    with pytest.raises(RulesError, match="sh_honours_are_feng"):
+        game_config(load_rules(QHP, sh_honours_are_feng=False))
+    with pytest.raises(RulesError, match="八花齐"):
+        game_config(load_rules(QHP, sh_dragons_are_flowers=True))
 
 
 def test_baida_value_table():
@@ -251,6 +268,16 @@ def test_baopai_ron_by_the_liable_player():
     assert _won(rec) == ("dianpao", [1]) and rec["units_1"] == 2
     assert rec["baopai_pairs"] == 1 << (4 * 1 + 0)
     assert _pays(rec, "baopai") == [-4, 4, 0, 0] and _pays(rec) == [0, 0, 0, 0]
+
+
+def test_nine_exposed_feeder_pays_the_whole_win():
+    """清一色九张落地 (§5.8): three exposed m melds; the feeder (also the liable player) pays
+    the whole win, 3V, as a plain win payment."""
+    rules = load_rules(QHP, sh_qys_nine_exposed=True)
+    rec, _ = _play(rules, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"},
+                   melds=_three_claims(1, 0))
+    assert _won(rec) == ("dianpao", [1]) and rec["units_1"] == 2
+    assert _pays(rec) == [-6, 6, 0, 0] and _pays(rec, "baopai") == [0, 0, 0, 0]
 
 
 def test_baopai_ron_by_an_unrelated_ready_player():

@@ -29,7 +29,9 @@ def _drop_stale_caches() -> None:
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         source = path.read_bytes()
-        if path.parent.name not in _KERNEL_PACKAGES and not _USES_NUMBA.search(source):
+        # kernels/ and game/ with their subpackages (game/scoring/ too)
+        if path.relative_to(root).parts[0] not in _KERNEL_PACKAGES and \
+                not _USES_NUMBA.search(source):
             continue
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(source)

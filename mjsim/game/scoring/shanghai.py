@@ -39,7 +39,7 @@ Pattern = namedtuple("Pattern", "id name_zh units set_by")
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
     Pattern("menqing", "门清", 2, "no chow, pung or exposed kong (concealed kongs allowed)"),
-    Pattern("dadiaoche", "大吊车", 0, "four melds and a single tile in hand"),
+    Pattern("dadiaoche", "大吊车", 0, "four exposed melds (kongs included) and a single wait"),
     Pattern("gangkai", "杠开", 0, "won on a kong's or a flower's replacement tile"),
     Pattern("diao_baida", "吊百搭", 2, "the pair is a 百搭 and the winning tile (doubling)"),
     Pattern("kaibao", "开宝", 2, "the opening dice opened 开宝 (×2)"),
@@ -128,6 +128,14 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     if values["value"] == VALUE_LEZI and values["lezi"] <= 0:
         raise RulesError(f"rule set {rules.id!r}: the 勒子 value needs sh_lezi (a number of "
                          f"花); null is only for the doubling and flat values")
+    o = rules.options
+    if not o.get("sh_honours_are_feng", True):
+        raise RulesError(f"rule set {rules.id!r}: sh_honours_are_feng = false (风 as winds "
+                         f"only) is not modelled; the 风 types count every honour")
+    if o.get("sh_dragons_are_flowers") and rules.game_spec.get("bonus_win", 0):
+        raise RulesError(f"rule set {rules.id!r}: 八花齐 counts the eight flowers, which the "
+                         f"engine cannot tell from dragons set aside; sh_dragons_are_flowers "
+                         f"is only modelled without 八花齐 (百搭, 敲麻)")
     if values["baopai_tsumo_shares"] not in (3, 5):
         raise RulesError(f"rule set {rules.id!r}: baopai_tsumo_shares must be 3 or 5")
     out = np.array([int(values[name]) for name in PARAMS], dtype=np.int64)
@@ -236,11 +244,17 @@ def _diao_baida(G, counts, S, s, tile):
 
 
 @njit_borrowed
-def _menqing(S, s):
+def _exposed(S, s):
+    """Seat ``s``'s exposed melds (chows, pungs, exposed and added kongs)."""
+    n = 0
     for i in range(S.n_melds[s]):
-        if S.melds[s, i, M_TYPE] != MELD_CKONG:
-            return False
-    return True
+        n += S.melds[s, i, M_TYPE] != MELD_CKONG
+    return n
+
+
+@njit_borrowed
+def _menqing(S, s):
+    return _exposed(S, s) == 0
 
 
 @njit_borrowed
@@ -269,7 +283,8 @@ def value(p, typ, h, bits):
         if lifted and r < L:
             r = L
             bits |= 1 << B_RAISED
-        if p[DIAO_DOUBLE] and (bits >> B_DADIAO) & 1 and (typ == T_QINGYISE or typ == T_HUNPENG):
+        if p[DIAO_DOUBLE] and (bits >> B_DADIAO) & 1 and \
+                (typ == T_QINGYISE or typ == T_QINGPENG or typ == T_HUNPENG):
             r *= 2
             bits |= 1 << B_DIAO_DOUBLE
     else:
@@ -305,10 +320,11 @@ def win_value(G, W, counts, S, s, win_kind, tile):
         typ = hand_type(G, W, counts, S, s)
     h = flower_count(S, s, counts)
     bits = 0
-    if _menqing(S, s):
-        bits |= 1 << B_MENQING
-    if S.n_melds[s] == G.cfg[V.MELDS] and win_kind != R.WIN_BONUS:
-        bits |= 1 << B_DADIAO
+    if win_kind != R.WIN_BONUS:  # 八花齐 is worth 2L whatever the tiles
+        if _menqing(S, s):
+            bits |= 1 << B_MENQING
+        if _exposed(S, s) == G.cfg[V.MELDS]:
+            bits |= 1 << B_DADIAO
     if win_kind == R.WIN_GANGKAI:
         bits |= 1 << B_GANGKAI
     if S.model[M_KAIBAO_ON]:
@@ -426,6 +442,12 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         rec[col + C_FLOWERS + w] = packed >> _H_SHIFT
         S.bits[w] = packed & ((1 << _TYPE_SHIFT) - 1)
         v = S.units[w]
+        if not tsumo and not robbed and p[QYS_NINE_EXPOSED] and _nine_exposed(S, w):
+            # 清一色九张落地: the feeder pays the whole win — what the ron would collect, at
+            # least 3V — whatever the liability relations
+            whole = 4 * v if p[RON_PAYMENT] == RON_CHUCHONG else 3 * v
+            _pay(p, S, plain, discarder, w, whole)
+            continue
         n_rel = 0
         for q in range(4):
             if not related(p, S, w, q):
@@ -453,8 +475,6 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
             for q in range(4):
                 if q != w:
                     _pay(p, S, plain, q, w, v)
-        elif p[QYS_NINE_EXPOSED] and _nine_exposed(S, w):
-            _pay(p, S, plain, discarder, w, 3 * v)
         elif p[RON_PAYMENT] == RON_DISCARDER:
             _pay(p, S, plain, discarder, w, v)
         elif p[RON_PAYMENT] == RON_BAOCHONG:
