@@ -68,6 +68,7 @@ class GameConfig:
     #: the model's columns wider than int8, and what summaries report of its columns
     wide: tuple[str, ...] = ()
     facts: tuple = ()
+    win_sources: tuple[str, ...] = ("win",)
     patterns_title: str = "patterns"
 
     @property
@@ -185,5 +186,5 @@ changsha_transition_1990, shanghai_qhp, shanghai_baida, shanghai_qiaoma
                        spec.is_bonus, spec.multiset, next_kinds())
     return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
                       columns=columns, patterns=scoring.PATTERNS,
-                      wide=scoring.WIDE, facts=scoring.FACTS,
+                      wide=scoring.WIDE, facts=scoring.FACTS, win_sources=scoring.WIN_SOURCES,
                       patterns_title=scoring.PATTERNS_TITLE)

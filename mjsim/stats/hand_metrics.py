@@ -166,6 +166,12 @@ def model_per_hand(df: pd.DataFrame, ms: list[Metric], rules: str | RuleSet
     return y, x
 
 
+def receipts(df: pd.DataFrame, g) -> np.ndarray:
+    """Per hand and seat, what it received for a win: its net from the sources that pay a
+    win (the scoring model's ``WIN_SOURCES``; Shanghai's 承包 payments too)."""
+    return sum(_seats(df, f"pay_{src}") for src in g.win_sources)
+
+
 def _seats(df: pd.DataFrame, name: str) -> np.ndarray:
     return df[[f"{name}_{s}" for s in SEATS]].to_numpy(dtype=np.float64)
 
@@ -212,7 +218,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
                                       .astype(np.float64), n_winners)
     columns.update(_model_columns(df, g, winners, n_winners))
     if "pay_win_0" in df:
-        columns["payment.receipt"] = ((_seats(df, "pay_win") * winners).sum(axis=1), n_winners)
+        columns["payment.receipt"] = ((receipts(df, g) * winners).sum(axis=1), n_winners)
     y = np.empty((n, len(ms)))
     x = np.empty((n, len(ms)))
     for j, m in enumerate(ms):

@@ -36,7 +36,7 @@ import pandas as pd
 from ..game.config import game_config
 from ..game.record import COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
 from .proportions import Z95, proportion
-from .hand_metrics import model_metrics, model_per_hand
+from .hand_metrics import model_metrics, model_per_hand, receipts
 from .paired import Moments as PairedMoments
 from .paired import ratio_value
 
@@ -430,7 +430,7 @@ class PlaySummary:
         self._count("any_big", (patterns != 0) & winners)
         self._count("wins", winners)
         self.per_seat.add(pay.reshape(-1))
-        self.receipts.add(_seat_matrix(df, "pay_win")[winners])
+        self.receipts.add(receipts(df, game_config(self.rules_id)).astype(np.int64)[winners])
         labels = games if games is not None else np.arange(self.n_hands - n, self.n_hands)
         self._add_model(df, labels)
         return self

@@ -91,6 +91,8 @@ _DERIVED = ("qs_enabled", "qs_binary", "qs_reuse_quad", "qs_yizhihua_mode")
 
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "qishou", "mid")
+#: the sources that pay a win (a winner's receipt for it)
+WIN_SOURCES = ("win",)
 #: the model's own record columns: the birds of the hand's win, the hits of its first
 #: winner, and each seat's 起手胡 and mid-game win counts
 COLUMNS = ("n_birds", *R.seat_columns("bird"), *R.seat_columns("hits"),

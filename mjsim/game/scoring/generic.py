@@ -22,6 +22,8 @@ PARAMS = {"win_pay": (int, 1), "kong_pay": (int, 1), "declare_pay": (int, 1)}
 WIN_PAY, KONG_PAY, DECLARE_PAY = range(len(PARAMS))
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "kong", "baoting")
+#: the sources that pay a win (a winner's receipt for it)
+WIN_SOURCES = ("win",)
 #: the model's own record columns (none)
 COLUMNS: tuple[str, ...] = ()
 #: its columns wider than int8 (none)

@@ -90,6 +90,8 @@ RON_DISCARDER, RON_CHUCHONG, RON_BAOCHONG = range(3)
 
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "baopai")
+#: the sources that pay a win (a winner's receipt for it)
+WIN_SOURCES = ("win", "baopai")
 #: the model's own columns: each seat's win type (TYPES) and flower count H, the 开宝 flag
 #: and the opening dice, the 荒番 counter at the start of the hand, the liability
 #: relations (bit 4·A + B: A made ``baopai_threshold`` claims on B's discards)
