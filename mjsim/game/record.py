@@ -53,6 +53,9 @@ def self_drawn(win_kind):
 #: first), ``winner_mean`` (the mean of ``<column>_<seat>`` over wins) or ``hand_rate`` (the
 #: share of hands whose ``column`` is not 0)
 Fact = namedtuple("Fact", "key label label_zh kind column codes codes_zh")
+#: a scoring model's pattern (bit b of a winner's ``patterns`` is its PATTERNS[b]): id,
+#: Chinese name, units (or the factor it applies), what sets it
+Pattern = namedtuple("Pattern", "id name_zh units set_by")
 
 #: bots, by code
 BOTS = ("efficiency", "value", "cautious")

@@ -14,8 +14,6 @@ cost 0); :data:`ROLE_OF_FORM` says what each winning form means here, and
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from ...kernels import qishou as Q
@@ -27,23 +25,22 @@ from .. import record as R
 from .. import values as V
 from ..state import ST_LOCKED, ST_LLS_DONE, ST_QS_DONE, ST_SIXI_DONE, P_DEALER, P_HEAD, P_TAIL
 
-Pattern = namedtuple("Pattern", "id name_zh units set_by")
 #: the big wins (大胡): bit b of a winner's ``patterns`` is PATTERNS[b]; a win's units are
 #: the sum over its patterns (``compound = "single"``: at most 1)
 PATTERNS = (
-    Pattern("qidui", "七对", 1, "seven pairs, no quad"),
-    Pattern("haohua_qidui", "豪华七对", 2, "seven pairs with one quad"),
-    Pattern("chaohaohua_qidui", "超豪华七对", 3, "seven pairs with two quads"),
-    Pattern("chaochaohaohua_qidui", "超超豪华七对", 4, "seven pairs with three quads"),
-    Pattern("qingyise", "清一色", 1, "one suit (the one_suit form, or seven pairs in one suit)"),
-    Pattern("jiangyise", "将一色", 1, "all 258 tiles (the all_258 form)"),
-    Pattern("pengpenghu", "碰碰胡", 1, "all pungs (the all_pungs form)"),
-    Pattern("quanqiuren", "全求人", 1, "every meld exposed (self-drawn only with qqr_selfdraw)"),
-    Pattern("gangshang_kaihua", "杠上开花", 1, "won as gangshang_kaihua"),
-    Pattern("gangshang_pao", "杠上炮", 1, "won as gangshang_pao (with pao_big_wins)"),
-    Pattern("qianggang", "抢杠胡", 1, "won as qianggang (with pao_big_wins)"),
-    Pattern("haidi_laoyue", "海底捞月", 1, "won as haidi_laoyue"),
-    Pattern("haidi_pao", "海底炮", 1, "won as haidi_pao (with pao_big_wins)"),
+    R.Pattern("qidui", "七对", 1, "seven pairs, no quad"),
+    R.Pattern("haohua_qidui", "豪华七对", 2, "seven pairs with one quad"),
+    R.Pattern("chaohaohua_qidui", "超豪华七对", 3, "seven pairs with two quads"),
+    R.Pattern("chaochaohaohua_qidui", "超超豪华七对", 4, "seven pairs with three quads"),
+    R.Pattern("qingyise", "清一色", 1, "one suit (the one_suit form, or seven pairs in one suit)"),
+    R.Pattern("jiangyise", "将一色", 1, "all 258 tiles (the all_258 form)"),
+    R.Pattern("pengpenghu", "碰碰胡", 1, "all pungs (the all_pungs form)"),
+    R.Pattern("quanqiuren", "全求人", 1, "every meld exposed (self-drawn only with qqr_selfdraw)"),
+    R.Pattern("gangshang_kaihua", "杠上开花", 1, "won as gangshang_kaihua"),
+    R.Pattern("gangshang_pao", "杠上炮", 1, "won as gangshang_pao (with pao_big_wins)"),
+    R.Pattern("qianggang", "抢杠胡", 1, "won as qianggang (with pao_big_wins)"),
+    R.Pattern("haidi_laoyue", "海底捞月", 1, "won as haidi_laoyue"),
+    R.Pattern("haidi_pao", "海底炮", 1, "won as haidi_pao (with pao_big_wins)"),
 )
 P_QIDUI, P_HAOHUA, P_CHAOHAOHUA, P_CHAOCHAO, P_QINGYISE, P_JIANGYISE, P_PENGPENG, \
     P_QUANQIUREN, P_GANGKAI, P_GANGPAO, P_QIANGGANG, P_HAIDILAO, P_HAIDIPAO = range(len(PATTERNS))

@@ -22,8 +22,6 @@ other) is paid as the §5.7 table says, each relation on its own; those payments
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from ...kernels import shanten as K
@@ -35,18 +33,17 @@ from .. import record as R
 from .. import values as V
 from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims
 
-Pattern = namedtuple("Pattern", "id name_zh units set_by")
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
-    Pattern("menqing", "门清", 2, "no chow, pung or exposed kong (concealed kongs allowed)"),
-    Pattern("dadiaoche", "大吊车", 0, "four exposed melds (kongs included) and a single wait"),
-    Pattern("gangkai", "杠开", 0, "won on a kong's or a flower's replacement tile"),
-    Pattern("diao_baida", "吊百搭", 2, "the pair is a 百搭 and the winning tile (doubling)"),
-    Pattern("kaibao", "开宝", 2, "the opening dice opened 开宝 (×2)"),
-    Pattern("huangfan", "荒番", 2, "the 荒番 counter was at least 1 (×2)"),
-    Pattern("capped", "封顶", 0, "the 勒子 cap bound the value"),
-    Pattern("raised", "升勒子", 0, "杠开 or 大吊车 raised a below-cap hand to one 勒子"),
-    Pattern("diao_double", "清吊混碰吊", 2, "a 大吊车 清一色 or 混碰 doubled (diao_double)"),
+    R.Pattern("menqing", "门清", 2, "no chow, pung or exposed kong (concealed kongs allowed)"),
+    R.Pattern("dadiaoche", "大吊车", 0, "four exposed melds (kongs included) and a single wait"),
+    R.Pattern("gangkai", "杠开", 0, "won on a kong's or a flower's replacement tile"),
+    R.Pattern("diao_baida", "吊百搭", 2, "the pair is a 百搭 and the winning tile (doubling)"),
+    R.Pattern("kaibao", "开宝", 2, "the opening dice opened 开宝 (×2)"),
+    R.Pattern("huangfan", "荒番", 2, "the 荒番 counter was at least 1 (×2)"),
+    R.Pattern("capped", "封顶", 0, "the 勒子 cap bound the value"),
+    R.Pattern("raised", "升勒子", 0, "杠开 or 大吊车 raised a below-cap hand to one 勒子"),
+    R.Pattern("diao_double", "清吊混碰吊", 2, "a 大吊车 清一色 or 混碰 doubled (diao_double)"),
 )
 B_MENQING, B_DADIAO, B_GANGKAI, B_DIAO_BAIDA, B_KAIBAO, B_HUANGFAN, B_CAPPED, B_RAISED, \
     B_DIAO_DOUBLE = range(len(PATTERNS))
