@@ -20,8 +20,9 @@ Three policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`):
   it refuses it under such a threat.
 
 Every bot evaluates under its own seat's void suit and wildcards, and never discards a
-wild tile (百搭) while it holds another; where 报听 exists it declares as soon as its hand is
-ready (the engine's ``declare``). In 定缺 it picks the void
+wild tile (百搭, 财神) while it holds another; where 报听 exists it declares as soon as its hand
+is ready (the engine's ``declare``); where the rules force the order of discards (honours
+first, :func:`forced_discard`) it chooses among the tiles allowed. In 定缺 it picks the void
 suit that leaves the lowest shanten, then the one with fewest tiles to shed
 (:func:`choose_void`), and where void-suit tiles must go first it discards among them.
 
@@ -37,7 +38,7 @@ from ..kernels.jit import njit_borrowed, njit_inline
 from ..tables.suits import INF
 from . import record as R
 from . import values as V
-from .state import (ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, claims, cost,
+from .state import (P_LAST, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, can_add, claims, cost,
                     evaluate_inline, live)
 
 
@@ -183,6 +184,27 @@ def _must_shed(G, S, s, counts):
     return -1
 
 
+#: :func:`forced_discard`: any single honour held must go (no honour to follow)
+SHED_SINGLE = -2
+
+
+@njit_borrowed
+def forced_discard(G, S, s, counts):
+    """The honours-first order (``discard_order``, §3.4): the kind seat ``s`` must discard
+    (the 上家's unclaimed honour, when ``s`` holds exactly one), :data:`SHED_SINGLE` (some
+    single honour must go) or −1 (free). Wild kinds are exempt."""
+    if G.cfg[V.DISCARD_ORDER] != V.ORDER_HONOURS_FIRST:
+        return -1
+    last = S.pos[P_LAST]
+    single = False
+    for k in range(27, 34):
+        if counts[k] == 1 and not S.wild[s, k]:
+            if k == last:
+                return k
+            single = True
+    return SHED_SINGLE if single else -1
+
+
 @njit_borrowed
 def _holds_plain(S, s, counts):
     """Whether seat ``s`` holds a tile that is not wild (then no wild tile is discarded)."""
@@ -199,6 +221,7 @@ def choose_discard(G, S, W, s, bot):
     counts = S.concealed[s]
     threat = threats(G, S, s) if bot == R.BOT_CAUTIOUS else 0
     shed = _must_shed(G, S, s, counts)
+    forced = forced_discard(G, S, s, counts)
     c14 = cost(G, S, W, s, counts)
     fold = threat != 0 and c14 >= 3
     floor = c14 if c14 > 1 else 1
@@ -211,6 +234,9 @@ def choose_discard(G, S, W, s, bot):
     for d in range(34):
         keys[d] = 1 << 40
         if counts[d] == 0 or (shed >= 0 and d // 9 != shed) or (keep_wild and S.wild[s, d]):
+            continue
+        if (forced >= 0 and d != forced) or (forced == SHED_SINGLE and
+                                             (d < 27 or counts[d] != 1 or S.wild[s, d])):
             continue
         counts[d] -= 1
         c = evaluate_inline(G, S, W, s, counts, fams, n_eval)

@@ -147,12 +147,12 @@ def _playable() -> list[RuleSet]:
 def game_config(rules: RuleSet | str) -> GameConfig:
     """The engine's view of ``rules`` (a rule set whose preset has a ``[game]`` table).
 
-    >>> game_config("caishen16")
+    >>> game_config("hongzhong112")
     Traceback (most recent call last):
     ...
-    mjsim.rules.model.RulesError: the game engine does not play caishen16 yet (its preset \
+    mjsim.rules.model.RulesError: the game engine does not play hongzhong112 yet (its preset \
 has no [game] table); playable: generic, dingque, changsha, changsha_classic_1980s, \
-changsha_transition_1990, shanghai_qhp, shanghai_baida, shanghai_qiaoma
+changsha_transition_1990, caishen16, shanghai_qhp, shanghai_baida, shanghai_qiaoma
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
     scoring, engine, values = _values(rules)

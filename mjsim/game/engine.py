@@ -36,11 +36,12 @@ from . import scoring as SC
 from . import values as V
 from .config import GameRules
 from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEAD, P_DEALER, P_HEAD,
-                    P_KONGS, P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS, STATUS,
+                    P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS,
+                    STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
-                    pop_meld, reset_state, upgrade_pung, waits_on)
+                    pop_meld, reset_state, upgrade_pung, waits_on, wild_held)
 
 # kong decisions
 KONG_NONE, KONG_REPLACE, KONG_OPEN = range(3)
@@ -125,14 +126,24 @@ def _aux_cost(G, W):
     return best
 
 
+@njit_borrowed
+def _wild_win(G, S, s, counts, win_kind):
+    """Whether ``counts`` hold enough wild tiles to win by self-draw whatever the shape
+    (``wild_win``, 三财神)."""
+    return G.cfg[V.WILD_WIN] > 0 and R.self_drawn(win_kind) and \
+        wild_held(S, s, counts) >= G.cfg[V.WILD_WIN]
+
+
 @njit_inline
 def _win(G, S, W, s, win_kind, tile):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14), won on
-    ``tile``."""
+    ``tile``: a complete hand, or one with ``wild_win`` wild tiles self-drawn, as the
+    scoring model values it."""
     counts = S.concealed[s]
     if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED]:
         return False, 0, 0
-    if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0:
+    if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and \
+            not _wild_win(G, S, s, counts, win_kind):
         return False, 0, 0
     return SC.win_value(G, W, counts, S, s, win_kind, tile)
 
@@ -151,10 +162,12 @@ def _win_on(G, S, W, s, t, win_kind):
 @njit_inline
 def _mark_ready(G, S, W, s):
     """After seat ``s``'s hand changed (13 tiles): its cost, and ``ST_READY`` if one tile
-    could complete it by cost (auxiliary 假将 shapes count where ``fake_pair`` is on)."""
+    could complete it by cost (auxiliary 假将 shapes count where ``fake_pair`` is on; one wild
+    tile short of ``wild_win`` counts)."""
     c = cost(G, S, W, s, S.concealed[s])
     S.status[s, ST_COST] = c
-    ready = c == 1
+    ready = c == 1 or (G.cfg[V.WILD_WIN] > 0 and
+                       wild_held(S, s, S.concealed[s]) + 1 >= G.cfg[V.WILD_WIN])
     if not ready and G.cfg[V.FAKE_PAIR]:
         evaluate(G, S, W, s, S.concealed[s], G.families, G.families.shape[0])
         ready = _aux_cost(G, W) == 1
@@ -262,9 +275,12 @@ def _finish_win(G, S, W, wall, rec, winners, win_kind, discarder, tile):
 def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
     """Seats that win on one of the ``n_offered`` tiles of ``W.offered`` from ``discarder``
     (bitmask), in turn order, each on its best tile (``W.tiles``); passes are barred by
-    ``pass_bar``. ``multi_win`` first keeps only the first claimant."""
+    ``pass_bar``. ``multi_win`` first keeps only the first claimant; largest keeps the
+    claimant whose hand the scoring model ranks highest (the first in turn order among
+    equals)."""
     winners = 0
     largest = np.int64(-1)
+    top_rank = np.int64(-1)
     for j in range(1, 4):
         o = (discarder + j) % 4
         if not S.status[o, ST_READY]:
@@ -287,8 +303,9 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
             continue
         S.units[o] = top
         if G.cfg[V.MULTI_WIN] == V.MULTI_LARGEST:
-            if largest < 0 or top > S.units[largest]:
-                largest = o
+            rank = SC.rank(G, top, S.bits[o])
+            if rank > top_rank:
+                largest, top_rank = o, rank
             continue
         winners |= 1 << o
         if G.cfg[V.MULTI_WIN] == V.MULTI_FIRST:
@@ -468,14 +485,18 @@ def _may_gain(S, bots, o):
 @njit_borrowed
 def _claim_on(G, S, W, bots, cur, t):
     """``(claimer, CLAIM_*, chow's first kind)`` on ``cur``'s discard ``t``: a kong or pung
-    from anyone, else a chow from the 下家."""
+    from anyone, else a chow from the 下家 (``pass_bar_pungs``: a declined pung bars the kind
+    until the seat's next draw or claim)."""
     live = _live(G, S)
     if live <= 0:
         return -1, CLAIM_NONE, t  # the last discard may only be won on
+    bar_pungs = G.cfg[V.PASS_BAR_PUNGS]
     for j in range(1, 4):
         o = (cur + j) % 4
         if S.status[o, ST_LOCKED] or S.concealed[o, t] < 2 or not _meld_allowed(G, S, o, t):
             continue
+        if bar_pungs and (S.status[o, ST_PASS_BAR] >> t) & 1:
+            break  # a kind passed since its last draw may not be punged (or konged)
         if S.concealed[o, t] == 3:
             how = _discard_kong(G, S, W, o, cur, t, live)
             if how != KONG_NONE:
@@ -483,6 +504,8 @@ def _claim_on(G, S, W, bots, cur, t):
         if _may_gain(S, bots, o) and _claim_gain(G, S, W, o, bots[o], cur, t, t,
                                                  np.int64(MELD_PUNG)) < S.status[o, ST_KEY]:
             return o, CLAIM_PUNG, t
+        if bar_pungs:
+            S.status[o, ST_PASS_BAR] |= 1 << t  # declining the pung bars the kind
         break
     o = (cur + 1) % 4
     if G.cfg[V.CHOW] == V.CHOW_LEFT and not S.status[o, ST_LOCKED] and _may_gain(S, bots, o):
@@ -496,9 +519,12 @@ def _claim_on(G, S, W, bots, cur, t):
 
 
 @njit_inline
-def _after_discard(G, S, W, s, t):
-    """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听."""
+def _after_discard(G, S, W, rec, s, t):
+    """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听, the scoring
+    model's view of the discard (before ``P_LAST`` becomes ``t``)."""
     st = S.status
+    SC.discarded(G, S, rec, s, t)
+    S.pos[P_LAST] = t
     if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU:
         st[s, ST_PASS_BAR] = 0
         st[s, ST_PASS_KIND] = -1
@@ -792,7 +818,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             t = B.choose_discard(G, S, W, cur, bots[cur])
             conc[cur, t] -= 1
         _to_pile(S, cur, t)
-        _after_discard(G, S, W, cur, t)
+        _after_discard(G, S, W, rec, cur, t)
         # ---- claims: win, then kong or pung, then chow
         if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
                            np.int64(1)) >= 0:
@@ -808,6 +834,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 break
             continue
         S.seen[t] -= 1  # the claimed tile leaves the pile for the meld
+        S.pos[P_LAST] = -1
         discarder = cur
         cur = claimer
         if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:

@@ -39,11 +39,12 @@ ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, S
     ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI = range(len(STATUS))
 #: positions in ``State.pos``
 #: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
-#: while turning the wildcard indicator at the deal, set aside as nobody's)
+#: while turning the wildcard indicator at the deal, set aside as nobody's; ``last``: the
+#: kind of the last discard while nobody has claimed since, else −1)
 POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced",
-             "dead")
-P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED, P_DEAD = \
-    range(len(POSITIONS))
+             "dead", "last")
+P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED, P_DEAD, \
+    P_LAST = range(len(POSITIONS))
 MAX_MELDS = 5
 #: rows of ``State.pay``: payment sources, numbered by the scoring model
 MAX_SOURCES = 8
@@ -93,6 +94,7 @@ Scratch = namedtuple("Scratch", (
     "first_draw",   # int8[1, 4]
     "pending",      # int64[4]
     "tiles34",      # uint8[34]: a hand to evaluate beside the state (起手胡 with melds)
+    "no_wild",      # bool[34]: all False (a hand evaluated with its wild tiles as themselves)
 ))
 
 
@@ -120,7 +122,8 @@ def new_scratch(n_families):
                    np.zeros((n_families, K.FAMILY_COLUMNS), np.int64), np.zeros(8, np.bool_),
                    np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
                    np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4), np.uint8),
-                   np.zeros((1, 4), np.int8), np.zeros(4, np.int64), np.zeros(34, np.uint8))
+                   np.zeros((1, 4), np.int8), np.zeros(4, np.int64), np.zeros(34, np.uint8),
+                   np.zeros(34, np.bool_))
 
 
 @njit_borrowed
@@ -141,6 +144,7 @@ def reset_state(S, dealer, size):
     S.pos[P_TAIL] = size
     S.pos[P_DEALER] = dealer
     S.pos[P_WINNER] = -1
+    S.pos[P_LAST] = -1
     S.pay[:] = 0
     S.units[:] = 0
     S.bits[:] = 0
@@ -254,6 +258,16 @@ def cost(G, S, W, s, counts):
 def can_add(S, s, counts, t):
     """Whether seat ``s`` may hold one more ``t`` (never a fifth copy)."""
     return counts[t] + S.melded[s, t] < 4
+
+
+@njit_borrowed
+def wild_held(S, s, counts):
+    """How many of ``counts`` are wild for seat ``s``."""
+    n = 0
+    for k in range(34):
+        if S.wild[s, k]:
+            n += counts[k]
+    return n
 
 
 @njit_inline

@@ -33,6 +33,12 @@ ENGINE: dict[str, tuple] = {
     # discard), with the follow exception (§2.3.4); or the same kind until one's own draw
     "pass_bar": (("none", "guoshou", "same_kind"), "none"),
     "pass_follow_exception": (bool, False),
+    # with the same-kind bar: declining a pung bars the kind too, and a barred kind may not
+    # be punged either (§3.4)
+    "pass_bar_pungs": (bool, False),
+    # the discard order: free, or honours first (§3.4: follow the 上家's honour when it is a
+    # single one held, else shed a single honour; wild kinds exempt)
+    "discard_order": (("free", "honours_first"), "free"),
     # several win claims on one tile: the first in turn order (head bump), all, or the
     # largest hand (the first in turn order among equals)
     "multi_win": (("first", "all", "largest"), "first"),
@@ -41,6 +47,8 @@ ENGINE: dict[str, tuple] = {
     # be melded (chow, pung, kong) at all
     "wild": (("none", "indicator"), "none"),
     "wild_melds": (bool, True),
+    # this many wild tiles held win by self-draw whatever the shape (三财神; 0: never)
+    "wild_win": (int, 0),
     # bonus tiles (flowers): this many set aside win at once (八花齐; 0: never), and whether
     # a win on a bonus tile's replacement is 杠上开花 as a kong's is
     "bonus_win": (int, 0),
@@ -114,7 +122,8 @@ def cfg_index(name: str) -> int:
 
 
 (HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
- DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, MULTI_WIN, WILD, WILD_MELDS, BONUS_WIN,
+ DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
+ WILD, WILD_MELDS, WILD_WIN, BONUS_WIN,
  BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
@@ -130,6 +139,7 @@ DECLARE_NONE, DECLARE_OPTIONAL, DECLARE_REQUIRED = range(3)
 PASS_NONE, PASS_GUOSHOU, PASS_SAME_KIND = range(3)
 MULTI_FIRST, MULTI_ALL, MULTI_LARGEST = range(3)
 WILD_NONE, WILD_INDICATOR = range(2)
+ORDER_FREE, ORDER_HONOURS_FIRST = range(2)
 CHOW_NONE, CHOW_LEFT = range(2)
 ROT_WINNER, ROT_DEALER_KEEPS = range(2)
 NEXT_WINNER, NEXT_XIAJIA = range(2)

@@ -8,13 +8,14 @@ module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), i
 
 - :mod:`mjsim.game.scoring.changsha`: big wins, birds, 起手胡 (RULES.md §2);
 - :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺);
-- :mod:`mjsim.game.scoring.shanghai`: types, flowers, 勒子, 开宝, 荒番, 承包 (§5).
+- :mod:`mjsim.game.scoring.shanghai`: types, flowers, 勒子, 开宝, 荒番, 承包 (§5);
+- :mod:`mjsim.game.scoring.caishen`: the 财神 game's types and tiers, 跑马, 跟风 (§3).
 
 The engine is compiled once for every model: it calls the functions below, which pick
 the model by its code (``cfg[MODEL]``, the index in :data:`MODELS`).
 
 >>> MODELS, model("generic").SOURCES
-(('changsha', 'generic', 'shanghai'), ('win', 'kong', 'baoting'))
+(('changsha', 'generic', 'shanghai', 'caishen'), ('win', 'kong', 'baoting'))
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from types import ModuleType
 from ...kernels.jit import njit_borrowed
 from ...rules import RulesError
 from .. import values as V
-from . import changsha, generic, shanghai
+from . import caishen, changsha, generic, shanghai
 
-MODELS = ("changsha", "generic", "shanghai")
-M_CHANGSHA, M_GENERIC, M_SHANGHAI = range(len(MODELS))
-_MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai}
+MODELS = ("changsha", "generic", "shanghai", "caishen")
+M_CHANGSHA, M_GENERIC, M_SHANGHAI, M_CAISHEN = range(len(MODELS))
+_MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai,
+            "caishen": caishen}
 
 
 def model(name: str) -> ModuleType:
@@ -37,7 +39,8 @@ def model(name: str) -> ModuleType:
     >>> model("bao")
     Traceback (most recent call last):
     ...
-    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic, shanghai
+    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic, \
+shanghai, caishen
     """
     if name not in _MODULES:
         raise RulesError(f"unknown scoring model {name!r}; models: {', '.join(MODELS)}")
@@ -52,7 +55,18 @@ def win_value(G, W, counts, S, s, win_kind, tile):
         return changsha.win_value(G, W, counts, S, s, win_kind)
     if G.cfg[V.MODEL] == M_SHANGHAI:
         return shanghai.win_value(G, W, counts, S, s, win_kind, tile)
+    if G.cfg[V.MODEL] == M_CAISHEN:
+        return caishen.win_value(G, W, counts, S, s, win_kind, tile)
     return generic.win_value(G, W, counts, S, s, win_kind)
+
+
+@njit_borrowed
+def rank(G, units, bits):
+    """How a win of these ``units`` and pattern ``bits`` ranks among several claims on one
+    tile (``multi_win`` largest): the model's order of hands, else its units."""
+    if G.cfg[V.MODEL] == M_CAISHEN:
+        return caishen.rank(bits)
+    return units
 
 
 @njit_borrowed
@@ -62,6 +76,8 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         changsha.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
     elif G.cfg[V.MODEL] == M_SHANGHAI:
         shanghai.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+    elif G.cfg[V.MODEL] == M_CAISHEN:
+        caishen.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
     else:
         generic.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
 
@@ -78,6 +94,14 @@ def start_hand(G, S, rec, dice_seed):
     """The model's facts of a hand before play (its opening dice; what the game carried)."""
     if G.cfg[V.MODEL] == M_SHANGHAI:
         shanghai.start_hand(G, S, rec, dice_seed)
+
+
+@njit_borrowed
+def discarded(G, S, rec, s, t):
+    """Seat ``s`` discarded ``t`` (``S.pos[P_LAST]`` still the discard before, or −1 after a
+    claim): the model's payments and facts of discards (跟风, 跑马 states)."""
+    if G.cfg[V.MODEL] == M_CAISHEN:
+        caishen.discarded(G, S, rec, s, t)
 
 
 @njit_borrowed
