@@ -29,7 +29,7 @@ from .tables.flagged import CHOW, PUNG, YAO, load_flagged
 from .tables.flagged import N_COLS as FLAG_COLS
 from .tables.merged import load_merged
 from .tables.suits import INF, load_tables
-from .tiles import N_KINDS, Hand, name
+from .tiles import N_KINDS, Hand, kind, name
 
 #: the wildcard kinds held by a hand may be given by name, kind index or notation
 WildSpec = Any
@@ -99,10 +99,18 @@ def _rules(rules: str | RuleSet) -> RuleSet:
 
 
 def wild_mask(wild: WildSpec) -> np.ndarray:
-    """A bool[34] mask of wildcard kinds from ``None``, kinds, notation or a mask.
+    """A bool[34] mask of wildcard kinds from ``None``, notation (``"7z"``, ``"5m7z"``), a
+    list of tile names or kind indices, or a bool[34] mask.
 
     >>> np.flatnonzero(wild_mask("7z")).tolist(), np.flatnonzero(wild_mask([0, 9])).tolist()
     ([33], [0, 9])
+    >>> np.flatnonzero(wild_mask(["7z", "1m"])).tolist()
+    [0, 33]
+    >>> wild_mask(["7z", 1.5])
+    Traceback (most recent call last):
+    ...
+    mjsim.evaluate.HandError: wild: 1.5 is not a tile; give notation ("7z"), a list of tile \
+names (["7z"]) or kind indices 0–33, or a bool[34] mask
     """
     mask = np.zeros(N_KINDS, dtype=np.bool_)
     if wild is None:
@@ -111,14 +119,37 @@ def wild_mask(wild: WildSpec) -> np.ndarray:
         counts = parse_hand(wild).counts
         mask[counts > 0] = True
         return mask
-    arr = np.asarray(wild)
-    if arr.dtype == np.bool_ and arr.shape == (N_KINDS,):
-        return arr.copy()
-    kinds = arr.astype(np.int64).ravel()
-    if ((kinds < 0) | (kinds >= N_KINDS)).any():
-        raise HandError(f"wildcard kinds must be tile indices 0–33, got {kinds.tolist()}")
-    mask[kinds] = True
+    if isinstance(wild, np.ndarray) and wild.dtype == np.bool_:
+        if wild.shape != (N_KINDS,):
+            raise HandError(f"wild: a mask must be bool[{N_KINDS}], got shape {wild.shape}; "
+                            + _WILD_FORMS)
+        return wild.copy()
+    items = list(np.ravel(wild)) if isinstance(wild, np.ndarray) else \
+        list(wild) if isinstance(wild, (list, tuple, set, frozenset)) else [wild]
+    for item in items:
+        mask[_wild_kind(item)] = True
     return mask
+
+
+_WILD_FORMS = ('give notation ("7z"), a list of tile names (["7z"]) or kind indices 0–33, '
+               "or a bool[34] mask")
+
+
+def _wild_kind(item: Any) -> int:
+    """One wildcard kind from a tile name or a kind index."""
+    if isinstance(item, str):
+        try:
+            k = kind(item)
+        except ValueError:
+            raise HandError(f"wild: {item!r} is not a tile name; {_WILD_FORMS}") from None
+        if k >= N_KINDS:
+            raise HandError(f"wild: {item!r} is a flower, never a wildcard; {_WILD_FORMS}")
+        return k
+    if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer)):
+        raise HandError(f"wild: {item!r} is not a tile; {_WILD_FORMS}")
+    if not 0 <= int(item) < N_KINDS:
+        raise HandError(f"wildcard kinds must be tile indices 0–33, got {int(item)}")
+    return int(item)
 
 
 def meld_flags(hand: Hand) -> int:

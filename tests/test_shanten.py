@@ -887,3 +887,21 @@ def test_melds_cost_zero_exactly_for_meld_only_hands(seed):
         assert (K.melds_cost(counts, no_wild, comp.honour_mask, comp.tables, need) == 0) == want
         hits += want
     assert hits > 20
+
+
+def test_wild_forms():
+    """``wild=`` takes notation, a list of tile names or kind indices, or a mask, all alike;
+    anything else is one message naming the allowed forms."""
+    from mjsim.evaluate import HandError, wild_mask
+    hand = "123m456m789p111s2s5s7z7z"  # ready only with the two 7z wild
+    mask = np.zeros(34, np.bool_)
+    mask[33] = True
+    for form in ("7z", ["7z"], ("7z",), [33], np.array([33]), mask):
+        assert shanten(hand, "caishen16", wild=form) == 0
+    assert shanten(hand, "caishen16") == 1
+    assert np.flatnonzero(wild_mask(["1m", "7z", 9])).tolist() == [0, 9, 33]
+    for bad, words in ((["x1"], "'x1' is not a tile name"), ([["7z"]], "is not a tile"),
+                       (["f1"], "a flower"), ([34], "0–33"), (np.zeros(5, bool), "bool\\[34\\]"),
+                       (2.5, "is not a tile"), ([True], "is not a tile")):
+        with pytest.raises(HandError, match=words):
+            shanten(hand, "caishen16", wild=bad)
