@@ -1,16 +1,19 @@
 """Deal-time odds beside their exact values, and the report of a rule set without 起手胡
-(RULES.md §5: the three Shanghai games): bonus tiles at the deal, 八花齐 before the first
-discard, a legal hand and readiness, shanten by family; the report's files."""
+(RULES.md §5: the three Shanghai games; §3: caishen16): bonus tiles at the deal, 八花齐
+before the first discard, a legal hand and readiness, shanten by family, the wild tiles held
+and the dealer's 天胡 by type; the report's files."""
 
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
+from mjsim.report.deal_report import build_deal_report
 from mjsim.rules import load_rules
 from mjsim.stats.deal_odds import bonus_law, deal_odds, family_rules
 from mjsim.stats.exact_shanten import exact_shanten
@@ -88,3 +91,36 @@ def test_report_of_a_shanghai_game(tmp_path):
         image = imread(folder / name)
         assert image.ndim == 3 and image.shape[0] > 100 and image.std() > 0
     assert not list(folder.glob(".*tmp*"))
+
+
+def test_report_of_a_wildcard_game(tmp_path):
+    """caishen16's 财神 is turned up at the deal: the wild tiles held per seat class and the
+    dealer's 天胡 by type (five melds, 八对, 三财神, any), exact beside 20,000 simulated
+    deals, all within 4 s.e.; no hands played."""
+    s = build_deal_report(load_rules("caishen16"), 20_000, seed=5, out=tmp_path,
+                          progress=False, echo=None, hands=0)
+    d = s["deal"]
+    assert s["agreement_4se"] and s["play"] is None
+    for seat, n in (("dealer", 17), ("non_dealer", 16)):
+        law = d["wild"][seat]["law"]  # the hand: n of the 135 tiles besides the indicator
+        assert set(law) == {0, 1, 2, 3}
+        for h, e in law.items():
+            assert e["exact"] == pytest.approx(
+                math.comb(3, h) * math.comb(132, n - h) / math.comb(135, n), rel=1e-12)
+    win = d["dealer_win"]
+    assert win["wild_win"] == 3
+    assert set(win["types"]) == {"standard", "eight_pairs", "wild_win", "any"}
+    assert all(e["exact"] is not None and e["within_4se"] for e in win["types"].values())
+    exact = {k: Fraction(e["exact_fraction"]) for k, e in win["types"].items()}
+    assert exact["wild_win"] == Fraction(math.comb(132, 14), math.comb(135, 17))
+    # a complete hand is of one family or both; 天胡 is complete or three 财神, or both
+    complete = d["complete"]["exact"]
+    assert max(float(exact["standard"]), float(exact["eight_pairs"])) <= complete
+    assert complete <= float(exact["standard"] + exact["eight_pairs"])
+    assert max(complete, float(exact["wild_win"])) <= float(exact["any"])
+    assert exact["any"] < exact["standard"] + exact["eight_pairs"] + exact["wild_win"]
+    folder = tmp_path / "caishen16"
+    markdown = (folder / "report.md").read_text(encoding="utf-8")
+    for heading in ("## Wild tiles at the deal", "## The dealer's win as dealt (天胡) by type"):
+        assert heading in markdown
+    assert f"]({s['files']['wild']})" in markdown and (folder / s["files"]["wild"]).exists()

@@ -10,11 +10,17 @@
 * indicator wildcards (shanghai_baida's 百搭, caishen16's 财神): every (hand, indicator
   kind) of 1–3 tiles, and of 13/14 (16/17) tiles from small walls, weighted prod
   C(copies, c)·(copies_i − c_i) and scored by the kernel with that indicator's wild kind,
-  gives the same counts; ``N_DEALS`` shanghai_baida deals (``deal_frame``) agree within 4
-  standard errors for the dealer and the non-dealers;
+  gives the same counts, also split by the wild tiles held; ``N_DEALS`` shanghai_baida and
+  ``N_CAISHEN`` caishen16 deals (``deal_frame``) agree within 4 standard errors for the
+  dealer and the non-dealers, in shanten and (caishen16) in the wild tiles held;
+* counts past 2^64 (caishen16's 16 and 17 tiles): summed wrapping and lifted by a float64
+  run — forced on small walls by wrapping at 2^16, where the brute force still counts
+  them; the full wall's counts sum to C(136, n)·(136 − n) and the wild tiles held follow
+  the hypergeometric law, for either 财神 rule;
 * the rule sets it refuses (shape conditions, a wildcard not turned up at the deal) say why.
 
-``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000 and ``N_DEALS`` to 1,000,000.
+``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000, ``N_DEALS`` to 1,000,000 and ``N_CAISHEN``
+to 400,000.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from mjsim.kernels.deal import next_kinds
 from mjsim.rules import load_rules
 from mjsim.sim.deals import deal_frame
 from mjsim.sim.walls import WallSpec
+from mjsim.stats import exact_shanten as E
 from mjsim.stats.exact_shanten import (
     IMPOSSIBLE,
     ExactUnsupported,
@@ -45,6 +52,7 @@ from mjsim.tiles import N_KINDS
 FULL = os.environ.get("MJSIM_FULL") == "1"
 N_MC = 2_000_000 if FULL else 250_000
 N_DEALS = 1_000_000 if FULL else 100_000
+N_CAISHEN = 400_000 if FULL else 40_000
 SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma")
 INDICATOR = ("shanghai_baida", "caishen16")
 BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
@@ -106,20 +114,45 @@ def brute_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
     return tally({}, kernel_shanten(rules, hands, n), hand_weights(copies, hands))
 
 
-def brute_indicator_counts(rules, copies: np.ndarray, n: int) -> dict[int, int]:
-    """Shanten → weighted number of (hand, indicator tile) pairs: each hand and indicator
-    kind i weighs prod C(copies_k, c_k)·(copies_i − c_i), scored with i's wild kind
-    (``wild_step`` steps of next(), from the rule set's wall spec)."""
+def brute_indicator_counts(rules, copies: np.ndarray, n: int) -> dict[int, dict[int, int]]:
+    """Wild tiles held → shanten → weighted number of (hand, indicator tile) pairs: each
+    hand and indicator kind i weighs prod C(copies_k, c_k)·(copies_i − c_i), scored with
+    i's wild kind (``wild_step`` steps of next(), from the rule set's wall spec)."""
     hands = all_hands(copies, n)
     w = hand_weights(copies, hands)
     step, nxt = WallSpec.from_rules(rules).wild_step, next_kinds()
-    counts: dict[int, int] = {}
+    by_wild: dict[int, dict[int, int]] = {}
     for i in np.flatnonzero(copies):
         wild = int(i)
         for _ in range(step):
             wild = int(nxt[wild])
-        tally(counts, kernel_shanten(rules, hands, n, [wild]), w * (copies[i] - hands[:, i]))
-    return {k: c for k, c in sorted(counts.items()) if c}
+        s = kernel_shanten(rules, hands, n, [wild])
+        turned = w * (copies[i] - hands[:, i])
+        for h in np.unique(hands[:, wild]):
+            rows = hands[:, wild] == h
+            tally(by_wild.setdefault(int(h), {}), s[rows], turned[rows])
+    by_wild = {h: {k: c for k, c in sorted(counts.items()) if c}
+               for h, counts in sorted(by_wild.items())}
+    return {h: counts for h, counts in by_wild.items() if counts}
+
+
+def summed(by_wild: dict[int, dict[int, int]]) -> dict[int, int]:
+    """Shanten → count, summed over the wild tiles held."""
+    counts: dict[int, int] = {}
+    for by_shanten in by_wild.values():
+        for k, c in by_shanten.items():
+            counts[k] = counts.get(k, 0) + c
+    return dict(sorted(counts.items()))
+
+
+def assert_within_4se(hits: np.ndarray, p: float, label) -> None:
+    """``hits`` (bool[deals, seats]) agree with ``p`` within 4 s.e. of the per-deal means
+    (the seats of one deal share an indicator), the s.e. of independent seats as a floor
+    for events never seen."""
+    per_deal = hits.mean(axis=1)
+    se = max(per_deal.std(ddof=1) / math.sqrt(per_deal.size),
+             math.sqrt(p * (1 - p) / hits.size))
+    assert abs(per_deal.mean() - p) <= 4 * se + 1e-12, (label, per_deal.mean(), p)
 
 
 def deal(kinds: np.ndarray, n: int, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -221,7 +254,8 @@ def test_indicator_wilds_few_tiles_vs_brute_force(name, n):
     r = exact_shanten(rules, n)
     T = int(copies.sum())
     assert r.total == math.comb(T, n) * (T - n)
-    assert r.counts == brute_indicator_counts(rules, copies, n)
+    brute = brute_indicator_counts(rules, copies, n)
+    assert r.counts == summed(brute) and r.by_wild == brute
 
 
 @pytest.mark.parametrize("name,copies", [("shanghai_baida", WALL_SUITS),
@@ -234,7 +268,8 @@ def test_indicator_wilds_small_walls_vs_brute_force(name, copies):
     T = int(copies.sum())
     for n in (rules.hand_size, rules.hand_size + 1):
         r = exact_shanten(rules, n, wall=copies)
-        assert r.counts == brute_indicator_counts(rules, copies, n), (name, n)
+        brute = brute_indicator_counts(rules, copies, n)
+        assert r.counts == summed(brute) and r.by_wild == brute, (name, n)
         assert r.total == math.comb(T, n) * (T - n)
 
 
@@ -249,12 +284,7 @@ def test_baida_monte_carlo_agrees():
         exact = exact_shanten("shanghai_baida", n)
         assert set(np.unique(seats).tolist()) <= set(exact.counts)
         for k in (-1, 0, 1, 2):
-            p = exact.probability(k)
-            per_deal = (seats == k).mean(axis=1)
-            # the s.e. of independent seats is the floor, for events never seen
-            se = max(per_deal.std(ddof=1) / math.sqrt(N_DEALS),
-                     math.sqrt(p * (1 - p) / seats.size))
-            assert abs(per_deal.mean() - p) <= 4 * se + 1e-12, (n, k, per_deal.mean(), p)
+            assert_within_4se(seats == k, exact.probability(k), (n, k))
 
 
 def test_baida_result():
@@ -265,10 +295,73 @@ def test_baida_result():
     assert p_ready("shanghai_baida", exact=True) == r13.fraction(0)
 
 
-def test_caishen16_weights_overflow():
-    """财神 fits the scheme (wild = the indicator's kind), but 16 tiles of 136 overflow."""
-    r = exact_shanten("caishen16", 16)
-    assert not r.tractable and "64-bit" in r.reason
+def test_caishen16_monte_carlo_agrees():
+    """Dealt caishen16 hands, scored with each deal's 财神: the dealer's 17 tiles and the
+    non-dealers' 16 agree with the exact shanten law and the law of the 财神 held."""
+    frame = deal_frame("caishen16", N_CAISHEN, seed=20240608)
+    shanten = frame["shanten"].to_numpy().reshape(N_CAISHEN, 4)
+    held = frame["wild_held"].to_numpy().reshape(N_CAISHEN, 4)
+    assert (frame["n_tiles"].to_numpy().reshape(N_CAISHEN, 4) == [17, 16, 16, 16]).all()
+    for n, cols in ((17, slice(0, 1)), (16, slice(1, 4))):
+        exact = exact_shanten("caishen16", n)
+        assert set(np.unique(shanten[:, cols]).tolist()) <= set(exact.counts)
+        assert set(np.unique(held[:, cols]).tolist()) <= set(exact.by_wild)
+        for k in exact.counts:
+            assert_within_4se(shanten[:, cols] == k, exact.probability(k), (n, "shanten", k))
+        for h, counts in exact.by_wild.items():
+            p = sum(counts.values()) / exact.total
+            assert_within_4se(held[:, cols] == h, p, (n, "held", h))
+
+
+# ---- counts past 2^64 -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,copies", [("changsha", WALL_SUITS),
+                                         ("caishen16", WALL_HONOURS)],
+                         ids=["changsha-suits", "caishen16-honours"])
+def test_wrapped_counts_lifted_by_float_vs_brute_force(monkeypatch, name, copies):
+    """Summed in uint16, every run of these walls (10^8 hands and more) wraps past 2^16 and
+    is lifted by its float64 run: the counts are the uint64 ones and the brute force's."""
+    rules = load_rules(name)
+    n = rules.hand_size + 1
+    plain = exact_shanten(rules, n, wall=copies)
+    monkeypatch.setattr(E, "_WRAP", np.uint16)
+    lifted = exact_shanten(rules, n, wall=copies)
+    runs = lifted.info.get("runs", 1)  # one run without an indicator
+    assert lifted.info.get("float_runs", runs) == runs and lifted.info["float_bound"] < 2**14
+    assert lifted.counts == plain.counts and lifted.by_wild == plain.by_wild
+    assert max(lifted.counts.values()) > 2**32
+    if name == "caishen16":
+        brute = brute_indicator_counts(rules, copies, n)
+        assert lifted.counts == summed(brute) and lifted.by_wild == brute
+    else:
+        assert lifted.counts == brute_counts(rules, copies, n)
+
+
+def test_float_error_bound_refuses(monkeypatch):
+    """Wrapping at 2^16, the float64 run of 2^70 hands cannot be trusted to 2^14."""
+    monkeypatch.setattr(E, "_WRAP", np.uint16)
+    r = exact_shanten("caishen16", 17)
+    assert not r.tractable and "float64 error bound" in r.reason and r.counts == {}
+
+
+@pytest.mark.parametrize("rule,wild_copies,n", [("flipped", 3, 16), ("flipped", 3, 17),
+                                                ("flipped_plus_one", 4, 17)])
+def test_caishen16_past_64_bits(rule, wild_copies, n):
+    """The dealer's 17 (a non-dealer's 16) tiles of 136 with the 财神: every (hand,
+    indicator tile) pair, C(136, n)·(136 − n) > 2^64, counted. The wild tiles held follow
+    the hypergeometric law: the indicator is any of the 136 tiles and the hand n of the
+    other 135, which hold ``wild_copies`` wild tiles (the indicator's other 3 copies, or
+    the 4 of the kind after it)."""
+    r = exact_shanten(load_rules("caishen16", cai_caishen_rule=rule), n)
+    assert r.tractable and r.total == math.comb(136, n) * (136 - n) > 2**64
+    assert 0 < r.info["float_runs"] < r.info["runs"] and r.info["float_bound"] < 2**62
+    assert sum(r.counts.values()) == r.total and summed(r.by_wild) == r.counts
+    law = {h: sum(counts.values()) for h, counts in r.by_wild.items()}
+    assert law == {h: 136 * math.comb(wild_copies, h) * math.comb(135 - wild_copies, n - h)
+                   for h in range(wild_copies + 1)}
+    by_wild = r.as_dict()["by_wild"]  # counts as strings: past 2^53
+    assert sum(int(c) for counts in by_wild.values() for c in counts.values()) == r.total
 
 
 # ---- API -----------------------------------------------------------------------------

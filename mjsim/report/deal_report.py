@@ -3,7 +3,8 @@
 ``build_deal_report(rules, n, seed, out, hands)`` writes ``out/<rules id>/report.md``, its
 PNG charts and ``summary.json`` (every file atomically) and returns the summary: the
 deal-time odds of :func:`mjsim.stats.deal_odds.deal_odds` (bonus tiles at the deal and a
-win by them, a complete hand, readiness, shanten by family — exact beside simulated) and
+win by them, a complete hand, readiness, shanten by family, and with a wildcard indicator
+the wild tiles held and the dealer's 天胡 by type — exact beside simulated) and
 the expected scores of played hands (:mod:`mjsim.report.play_report`, with the scoring
 model's own figures). Nothing here names a rule set: what a section shows comes from the
 rule set's wall, families and scoring model.
@@ -23,29 +24,39 @@ from rich.table import Table
 from .. import __version__
 from ..rules import RuleSet
 from ..stats.deal_odds import SEATS, deal_odds
+from ..stats.proportions import odds_text
 from . import charts
 from .play_report import build_play_report, play_markdown
 from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
+
+
+#: the x labels of the laws charted (Chinese, pinyin)
+BONUS_LABEL = ("起手补花数", "bonus tiles set aside at the deal")
+WILD_LABEL = ("起手万能牌数", "wild tiles held at the deal")
 
 
 def _pct(p: float | None, digits: int = 4) -> str:
     return "—" if p is None else f"{100 * p:.{digits}g}%"
 
 
-def _bonus_chart(bonus: dict[str, Any], path: Path) -> Path:
+def _law_chart(laws: dict[str, Any], xlabel: tuple[str, str], path: Path) -> Path:
+    """A count's law per seat class (``laws[seat]["law"]``: count → estimate), simulated
+    bars with the exact values marked; ``xlabel``: the count, in Chinese and pinyin."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     for ax, seat in zip(axes, SEATS):
-        law = bonus[seat]["law"]
+        law = laws[seat]["law"]
         ks = np.array(list(law))
         ax.bar(ks, [100 * e["p"] for e in law.values()], color="#4C72B0",
                label=charts.label("模拟", "simulated"))
-        ax.scatter(ks, [100 * e["exact"] for e in law.values()], marker="_", s=300,
-                   color="black", zorder=3, label=charts.label("精确值", "exact"))
+        exact = [(k, 100 * e["exact"]) for k, e in law.items() if e["exact"] is not None]
+        if exact:
+            ax.scatter(*zip(*exact), marker="_", s=300, color="black", zorder=3,
+                       label=charts.label("精确值", "exact"))
         ax.set_xticks(ks)
         ax.set_title(charts.label(*SEAT_LABEL[seat]))
-        ax.set_xlabel(charts.label("起手补花数", "bonus tiles set aside at the deal"))
+        ax.set_xlabel(charts.label(*xlabel))
     axes[0].set_ylabel("%")
     axes[0].legend(frameon=False)
     return charts.save(fig, path)
@@ -84,7 +95,9 @@ def build_deal_report(rules: RuleSet, n: int = 200_000, seed: int = 0,
     odds = deal_odds(rules, n, seed)
     files = {"shanten": _shanten_chart(odds["shanten"], folder / "shanten_at_deal.png")}
     if "bonus" in odds:
-        files["bonus"] = _bonus_chart(odds["bonus"], folder / "bonus_at_deal.png")
+        files["bonus"] = _law_chart(odds["bonus"], BONUS_LABEL, folder / "bonus_at_deal.png")
+    if "wild" in odds:
+        files["wild"] = _law_chart(odds["wild"], WILD_LABEL, folder / "wild_at_deal.png")
     play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
             if hands else None)
     summary = {"rules": rules.id, "options_hash": rules.options_hash, "seed": seed,
@@ -133,6 +146,8 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
                              f"aside, 八花齐), {SEAT_LABEL[seat][1]}: exactly {e['exact_fraction']}"
                              f" = {e['exact']:.3g}; simulated {_pct(e['p'])} ± {_pct(e['se'])}")
         lines += ["", f"![bonus tiles at the deal]({s['files']['bonus']})", ""]
+    if "wild" in d:
+        lines += _wild_markdown(d, s["files"]["wild"])
     lines += ["## A legal hand and readiness at the deal", "",
               "| quantity | simulated | s.e. | exact | within 4 s.e. |",
               "|---|---:|---:|---:|:---:|",
@@ -149,9 +164,50 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
                 lines.append(_row(f"{SEAT_LABEL[seat][1]} | {k}", e))
         lines.append("")
     lines += [f"![shanten at the deal]({s['files']['shanten']})", ""]
+    if "dealer_win" in d:
+        lines += _dealer_win_markdown(d["dealer_win"])
     if s.get("play"):
         lines += [play_markdown(rules, s["play"])]
     return "\n".join(lines + report_end(rules, s, d["notes"])) + "\n"
+
+
+def _wild_markdown(d: dict[str, Any], chart: str) -> list[str]:
+    lines = ["## Wild tiles at the deal", "",
+             "Tiles of the wild kind a seat holds once the indicator is turned up (the "
+             "indicator is one of the tiles the seat does not hold; exact: every hand and "
+             "indicator tile counted).", "",
+             "| seat | wild tiles held | simulated | s.e. | exact | within 4 s.e. |",
+             "|---|---:|---:|---:|---:|:---:|"]
+    for seat in SEATS:
+        for h, e in d["wild"][seat]["law"].items():
+            lines.append(_row(f"{SEAT_LABEL[seat][1]} | {h}", e))
+    lines.append("")
+    for seat in SEATS:
+        mean = d["wild"][seat]["mean_exact"]
+        if mean is not None:
+            lines.append(f"- mean wild tiles held, {SEAT_LABEL[seat][1]}: exactly {mean:.4f}")
+    return lines + ["", f"![wild tiles at the deal]({chart})", ""]
+
+
+def _dealer_win_markdown(win: dict[str, Any]) -> list[str]:
+    at = win["wild_win"]
+    label = {"any": "any of these (天胡)",
+             "wild_win": f"{at} or more wild tiles held, any shape (as 三财神)"}
+    lines = ["## The dealer's win as dealt (天胡) by type", "",
+             "The dealer's starting tiles as a win: each winning family complete (the wild "
+             "tiles standing in)"
+             + (f", or {at} wild tiles held whatever the shape" if at else "")
+             + "; one hand may be of several types.", "",
+             "| type | simulated | s.e. | exact | within 4 s.e. |",
+             "|---|---:|---:|---:|:---:|"]
+    for name, e in win["types"].items():
+        lines.append(_row(label.get(name, f"`{name}` complete"), e))
+    lines.append("")
+    for name, e in win["types"].items():
+        if e["exact_fraction"] is not None:
+            lines.append(f"- {label.get(name, f'`{name}` complete')}: exactly "
+                         f"{e['exact_fraction']} = {e['exact']:.4g} ({odds_text(e['exact'])})")
+    return lines + [""]
 
 
 def _echo(echo: Callable, rules: RuleSet, s: dict[str, Any], folder: Path) -> None:
@@ -163,6 +219,11 @@ def _echo(echo: Callable, rules: RuleSet, s: dict[str, Any], folder: Path) -> No
     if "bonus" in d:
         rows += [(f"{seat.replace('_', '-')} bonus tiles = {b}", e)
                  for seat in SEATS for b, e in list(d["bonus"][seat]["law"].items())[:4]]
+    if "wild" in d:
+        rows += [(f"{seat.replace('_', '-')} wild tiles = {h}", e)
+                 for seat in SEATS for h, e in d["wild"][seat]["law"].items()]
+        rows += [(f"dealer win as dealt: {name}", e)
+                 for name, e in d["dealer_win"]["types"].items()]
     for name, e in rows:
         table.add_row(name, f"{_pct(e['p'])} ± {_pct(e['se'])}", _pct(e["exact"]),
                       "—" if e["exact"] is None else ("yes" if e["within_4se"] else "NO"))

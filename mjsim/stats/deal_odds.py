@@ -1,12 +1,14 @@
 """Deal-time odds of any rule set, exact beside simulated: bonus tiles (flowers) set aside at
 the deal, a win at the deal by them (八花齐), a complete hand, readiness, and shanten at the
-deal for each winning family.
+deal for each winning family; where an indicator wildcard is turned up at the deal (百搭,
+财神), the wild tiles held and the dealer's win as dealt (天胡) by type.
 
 Exact values: the bonus count B of one seat is negative hypergeometric — a seat keeps drawing
 until it holds its ``n`` playing tiles, so ``P(B = b) = C(n−1+b, b)·(N)_n·(F)_b / (T)_{n+b}``
 for ``F`` bonus and ``N`` playing tiles of ``T`` (falling factorials; the replacement order
 between seats does not change one seat's law); shanten from :func:`exact_shanten`, per family
-on the rule set restricted to that family. Simulated values come from the deal datasets
+on the rule set restricted to that family, and the wild tiles held from its counts by the
+wild tiles held (``by_wild``). Simulated values come from the deal datasets
 (:func:`mjsim.sim.deals.deal_frame`): the dealer's row per deal, and for the non-dealers the
 mean of their three rows per deal (the deal is the independent unit), each with its standard
 error and whether it lies within 4 of the exact value.
@@ -32,7 +34,7 @@ from ..rules import RuleSet, load_rules
 from ..rules.model import FrozenDict
 from ..sim.deals import deal_frame
 from ..sim.walls import WallSpec
-from .exact_shanten import ExactUnsupported, exact_shanten
+from .exact_shanten import ExactResult, ExactUnsupported, exact_shanten
 from .qishou_freq import agrees
 
 #: the two seat classes: the dealer's hand_size + 1 tiles, a non-dealer's hand_size
@@ -76,12 +78,64 @@ def _estimate(frame: pd.DataFrame, hit: np.ndarray, seat: str, exact: float | No
     return out
 
 
-def _exact_shanten(rules: RuleSet, n: int) -> dict[int, float] | None:
+def _exact(rules: RuleSet, n: int) -> ExactResult | None:
+    """The exact shanten counts of ``n``-tile hands; None where the engine does not
+    enumerate them."""
     try:
         r = exact_shanten(rules, n)
     except ExactUnsupported:
         return None
-    return {int(s): p for s, p in r.probabilities.items()} if r.tractable else None
+    return r if r.tractable else None
+
+
+def _wild_odds(frame: pd.DataFrame, exact: dict[str, ExactResult | None]) -> dict[str, Any]:
+    """Per seat class, the law of the wild tiles held at the deal (simulated and, from the
+    exact counts by the wild tiles held, exact) and its exact mean."""
+    held = frame["wild_held"].to_numpy()
+    out = {}
+    for seat in SEATS:
+        r = exact[seat]
+        law = {} if r is None else {h: Fraction(sum(c.values()), r.total)
+                                    for h, c in r.by_wild.items()}
+        keys = sorted(set(law) | set(np.unique(held).tolist()))
+        out[seat] = {"law": {int(h): _estimate(frame, held == h, seat,
+                                               None if r is None else float(law.get(h, 0)))
+                             for h in keys},
+                     "mean_exact": None if r is None else
+                     float(sum(h * p for h, p in law.items()))}
+    return out
+
+
+def _dealer_win(frame: pd.DataFrame, dealer: ExactResult | None,
+                families: dict[str, ExactResult | None], wild_win: int) -> dict[str, Any]:
+    """The dealer's win as dealt (天胡) by type: each family complete (by its form;
+    ``families`` gives the dealer's exact counts on the rule set restricted to it),
+    ``wild_win`` or more wild tiles held whatever the shape (``wild_win``: 三财神, where the
+    engine has it), and ``any`` of them; exact from ``dealer``'s counts by the wild tiles
+    held (None where not enumerated)."""
+    shanten = frame["shanten"].to_numpy()
+    held = frame["wild_held"].to_numpy()
+
+    def estimate(hit: np.ndarray, r: ExactResult | None, count: int | None) -> dict[str, Any]:
+        p = None if r is None else Fraction(count, r.total)
+        return {**_estimate(frame, hit, "dealer", None if p is None else float(p)),
+                "exact_fraction": None if p is None else str(p)}
+
+    types = {form: estimate(frame[f"shanten_{form}"].to_numpy() == -1, r,
+                            None if r is None else r.counts.get(-1, 0))
+             for form, r in families.items()}
+    hit_any = shanten == -1
+    count_any = None if dealer is None else dealer.counts.get(-1, 0)
+    if wild_win > 0:
+        wins = {} if dealer is None else {h: c for h, c in dealer.by_wild.items()
+                                          if h >= wild_win}
+        types["wild_win"] = estimate(held >= wild_win, dealer,
+                                     sum(n for c in wins.values() for n in c.values()))
+        hit_any = hit_any | (held >= wild_win)
+        if dealer is not None:  # complete hands are counted already
+            count_any += sum(n for c in wins.values() for s, n in c.items() if s != -1)
+    types["any"] = estimate(hit_any, dealer, count_any)
+    return {"wild_win": wild_win, "types": types}
 
 
 def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str, Any]:
@@ -90,7 +144,9 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
     Keys: ``n_deals``; ``bonus`` (per seat class, the law of B — exact and simulated — and
     ``bonus_win``: B reaching the engine's ``bonus_win``, 八花齐, where the rules have it);
     ``complete`` (the dealer) and ``ready`` (a non-dealer); ``shanten`` per family
-    (``all`` for the rule set) and seat class: shanten → estimate; ``notes``.
+    (``all`` for the rule set) and seat class: shanten → estimate; where the deal turns up
+    a wildcard indicator, ``wild`` (per seat class, the law of the wild tiles held) and
+    ``dealer_win`` (天胡 by type, :func:`_dealer_win`); ``notes``.
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
     spec = WallSpec.from_rules(rules)
@@ -115,21 +171,29 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
             out["bonus"][seat] = entry
     shanten = frame["shanten"].to_numpy()
     forms = [f.form for f in rules.families]
+    exact = {form: {seat: _exact(rules if form == "all" else family_rules(rules, form),
+                                 sizes[seat]) for seat in SEATS}
+             for form in ["all"] + (forms if len(forms) > 1 else [])}
+    if exact["all"]["dealer"] is None:
+        out["notes"].append(f"no exact shanten for {rules.id}: the exact engine does not "
+                            f"enumerate its hands")
     out["shanten"] = {}
-    for form in ["all"] + (forms if len(forms) > 1 else []):
-        r = rules if form == "all" else family_rules(rules, form)
+    for form, by_seat in exact.items():
         column = shanten if form == "all" else frame[f"shanten_{form}"].to_numpy()
         out["shanten"][form] = {}
-        for seat in SEATS:
-            exact = _exact_shanten(r, sizes[seat])
-            if exact is None and form == "all" and seat == "dealer":
-                out["notes"].append(f"no exact shanten for {rules.id}: the exact engine does "
-                                    f"not enumerate its hands")
-            keys = sorted(set(np.unique(column).tolist()) | set(exact or {}))
+        for seat, r in by_seat.items():
+            probs = None if r is None else r.probabilities
+            keys = sorted(set(np.unique(column).tolist()) | set(probs or {}))
             out["shanten"][form][seat] = {
                 int(k): _estimate(frame, column == k, seat,
-                                  None if exact is None else exact.get(int(k), 0.0))
+                                  None if probs is None else probs.get(int(k), 0.0))
                 for k in keys}
+    if "wild_held" in frame:
+        out["wild"] = _wild_odds(frame, exact["all"])
+        families = {form: exact.get(form, exact["all"])["dealer"] for form in forms
+                    if f"shanten_{form}" in frame}
+        wild_win = int(game_config(rules).rules_arrays.cfg[V.WILD_WIN]) if rules.game_spec else 0
+        out["dealer_win"] = _dealer_win(frame, exact["all"]["dealer"], families, wild_win)
     out["complete"] = out["shanten"]["all"]["dealer"].get(-1, _estimate(
         frame, shanten == -1, "dealer", None))
     out["ready"] = out["shanten"]["all"]["non_dealer"].get(0, _estimate(

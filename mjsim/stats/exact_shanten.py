@@ -27,9 +27,20 @@ the indicator is any of the T − n tiles it does not hold, so the counts are of
 indicator tile) pairs, C(T, n)·(T − n) in all. For each indicator kind i and count h of w
 held, the hands of the other kinds with n − h tiles are run as above, i weighted
 C(4, c)·(4 − c) instead of C(4, c), and each cost drops by h (at least 0), as in the
-kernel. Runs equal up to a permutation of the suits or honours are done once. Rule sets
-with shape conditions (hongzhong112, ne_alt) or a wildcard not known at the deal (宝) are
-refused with :class:`ExactUnsupported`.
+kernel. Runs equal up to a permutation of the suits or honours are done once; each
+knows its h, so the counts are also kept by the wild tiles held. Rule sets with shape
+conditions (hongzhong112, ne_alt) or a wildcard not known at the deal (宝) are refused
+with :class:`ExactUnsupported`.
+
+**Counts past 2^64** (caishen16's 16 and 17 tiles of 136: C(136, 17)·119 ≈ 2^77.5).
+Weights are uint64 and wrap, so every count comes out exact modulo 2^64. A run with 2^64
+hands or more is run a second time with float64 weights: group classes are exact (below
+2^37), and every other weight is a sum of products of them that passes through at most D
+roundings (a product per merge, at most |states|·|classes| sums into one entry), so with
+nonnegative terms each float count is within γ_D·N of the exact one (γ_D = D·u/(1 − D·u),
+u = 2^-53, N the run's hands). When that bound is below 2^62 the exact count is the one
+integer ≡ the wrapped count (mod 2^64) within 2^63 of the float count; else the result is
+refused as not tractable. Runs below 2^64 hands are not run twice.
 
 >>> r = exact_shanten("changsha", 14)          # the dealer's 14 tiles, 108-tile wall
 >>> r.counts[-1], r.total                      # complete at deal, out of C(108, 14)
@@ -78,10 +89,13 @@ class ExactResult:
 
     ``counts`` maps shanten (cost − 1; :data:`IMPOSSIBLE` for unreachable hands) to the
     number of hands, out of ``total`` = C(T, n); with an indicator wildcard, to the number
-    of (hand, indicator tile) pairs, out of C(T, n)·(T − n). ``tractable`` is False (and
-    ``counts`` empty) when the state budget ``max_states`` ran out or the hands' weights
-    overflow 64 bits; ``reason`` says why. ``info``: the cap ``U``, classes per group,
-    states kept (with an indicator: what ``total`` counts and the number of runs).
+    of (hand, indicator tile) pairs, out of C(T, n)·(T − n), and ``by_wild`` splits them
+    by the number h of wild tiles in the hand: h → shanten → count (empty without an
+    indicator). ``tractable`` is False (and ``counts`` empty) when the state budget
+    ``max_states`` ran out or the float64 check of counts past 2^64 could be wrong;
+    ``reason`` says why. ``info``: the cap ``U``, classes per group, states kept (with an
+    indicator: what ``total`` counts and the number of runs), and past 2^64 the bound on
+    the float64 counts' error (``float_bound``, below 2^62; ``float_runs`` of the runs).
 
     >>> r = exact_shanten("changsha", 1)           # one tile: 13 missing from any win
     >>> r.counts, r.fraction(12)
@@ -96,6 +110,7 @@ class ExactResult:
     reason: str = ""
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
+    by_wild: dict[int, dict[int, int]] = field(default_factory=dict)
 
     def fraction(self, shanten: int) -> Fraction:
         """Exact probability of ``shanten`` as a fraction."""
@@ -119,6 +134,8 @@ class ExactResult:
             "tractable": self.tractable, "reason": self.reason,
             "counts": {str(s): str(c) for s, c in self.counts.items()},
             "probabilities": self.probabilities if self.tractable else {},
+            "by_wild": {str(h): {str(s): str(c) for s, c in by_shanten.items()}
+                        for h, by_shanten in self.by_wild.items()},
             "seconds": round(self.seconds, 3),
         }
 
@@ -128,7 +145,7 @@ class ExactResult:
 
 
 # --------------------------------------------------------------------------------------
-# hash store of int8 rows with uint64 weights
+# hash store of int8 rows with weights (the dtype of the weights given: uint64, float64)
 
 
 @njit(cache=True, inline="always")
@@ -173,7 +190,7 @@ def _insert(keys, weights, table, n, row, w, L):
         cap = 2 * keys.shape[0]
         nk = np.empty((cap, L), dtype=np.int8)
         nk[:n] = keys[:n]
-        nw = np.zeros(cap, dtype=np.uint64)
+        nw = np.zeros(cap, dtype=weights.dtype)
         nw[:n] = weights[:n]
         keys, weights = nk, nw
     keys[n, :] = row[:L]
@@ -186,8 +203,9 @@ def _insert(keys, weights, table, n, row, w, L):
 
 
 @njit(cache=True)
-def _new_store(L, cap):
-    return (np.empty((cap, L), dtype=np.int8), np.zeros(cap, dtype=np.uint64),
+def _new_store(L, cap, like):
+    """An empty store of ``cap`` rows whose weights have ``like``'s dtype."""
+    return (np.empty((cap, L), dtype=np.int8), np.zeros(cap, dtype=like.dtype),
             np.full(4 * cap, -1, dtype=np.int64))
 
 
@@ -197,14 +215,15 @@ def _new_store(L, cap):
 
 @njit(cache=True)
 def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mask):
-    """Classes (signature rows, uint64 weights) of every vector of group ``g``.
+    """Classes (signature rows, weights of ``ways``'s dtype) of every vector of group ``g``.
 
     ``ways[i, c]`` is the weight of holding ``c`` tiles of the group's kind ``i`` (9 for a
     suit, 7 honours), 0 where it cannot be held; ``hon`` holds the honour group's rows by
     base-5 index. Row 0 of a signature is the tile count.
     """
     nd = 9 if g < HONOUR else 7
-    keys, weights, table = _new_store(L, 1024)
+    keys, weights, table = _new_store(L, 1024, ways)
+    one = np.ones(1, dtype=ways.dtype)[0]
     n = 0
     row = np.zeros(L, dtype=np.int8)
     hrow = np.empty(N_COLS, dtype=np.int64)
@@ -213,7 +232,7 @@ def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_ma
     for idx in range(total):
         x = idx
         c = 0
-        w = np.uint64(1)
+        w = one
         ok = True
         for i in range(nd):
             dig[i] = x % 5
@@ -380,7 +399,7 @@ def _step(skeys, sw, gkeys, gw, g, n_max, feats, melds, U, L, max_states):
     cap = 1024
     while cap < 2 * skeys.shape[0]:
         cap *= 2
-    keys, weights, table = _new_store(L, cap)
+    keys, weights, table = _new_store(L, cap, sw)
     n = 0
     out = np.zeros(L, dtype=np.int8)
     for i in range(skeys.shape[0]):
@@ -407,7 +426,7 @@ def _final(skeys, sw, gkeys, gw, g, n_tiles, feats, cspec, melds, U, L):
             start[c + 1] += 1
     for c in range(nmax):
         start[c + 1] += start[c]
-    hist = np.zeros(U + 1, dtype=np.uint64)
+    hist = np.zeros(U + 1, dtype=sw.dtype)
     out = np.zeros(L, dtype=np.int8)
     for i in range(skeys.shape[0]):
         need = n_tiles - np.int64(skeys[i, 0])
@@ -662,9 +681,12 @@ def _n_hands(weights: np.ndarray, n_tiles: int) -> int:
     return poly[n_tiles]
 
 
-def _run(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache):
-    """Counts by capped cost of the ``n_tiles``-tile vectors of ``weights``; ``cache`` keeps
-    the group classes (of up to ``n_max`` tiles) of the runs of one result."""
+def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info, cache):
+    """Counts by capped cost of the ``n_tiles``-tile vectors of ``weights``, summed in
+    ``dtype`` (uint64 wraps modulo 2^64; float64 rounds); ``cache`` keeps the group classes
+    (of up to ``n_max`` tiles, uint64 weights: exact, each group's below 2^37) of the runs
+    of one result. ``info["roundings"]``: at most this many roundings on any float weight's
+    way (a product per merge, and the sums into one entry, at most |states|·|classes|)."""
     t = load_tables()
     melds = comp.melds
     groups = [0, 1, 2] + ([HONOUR] if comp.honour_mask.any() else [])
@@ -677,7 +699,8 @@ def _run(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache
             hon = _partial_honour_rows(comp.honour_mask) if partial else t.honour
             cache[key] = _group_classes(g, rows, n_max, lay.gspec, lay.g_len, U, melds,
                                         t.std, t.pung, hon, comp.honour_mask)
-        classes[g] = cache[key]
+        gk, gw = cache[key]
+        classes[g] = gk, gw.astype(dtype, copy=False)
     info["group_classes"] = {("mpsz"[g]): int(classes[g][0].shape[0]) for g in groups}
     if lay.honours_first:
         order = ([HONOUR] if HONOUR in groups else []) + [0, 1, 2]
@@ -685,29 +708,70 @@ def _run(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache
         order = sorted(groups, key=lambda g: -classes[g][0].shape[0])
     init = np.where(lay.init < 0, U, lay.init).astype(np.int8)
     skeys = init[None, :].copy()
-    sw = np.ones(1, dtype=np.uint64)
+    sw = np.ones(1, dtype=dtype)
     info["states"] = []
+    info["roundings"] = 0
     for g in order[:-1]:
         gk, gw = classes[g]
+        info["roundings"] += skeys.shape[0] * gk.shape[0] + 1
         skeys, sw, ok = _step(skeys, sw, gk, gw, g, n_tiles, lay.feats, melds, U, lay.s_len,
                               max_states)
         if not ok:
-            return None
+            raise _Intractable(f"more than {max_states:,} merged states (raise max_states)")
         info["states"].append(int(skeys.shape[0]))
     g = order[-1]
     gk, gw = classes[g]
+    info["roundings"] += skeys.shape[0] * gk.shape[0] + 1
     return _final(skeys, sw, gk, gw, g, n_tiles, lay.feats, lay.cspec, melds, U, lay.s_len)
 
 
-def _exact_hist(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache):
-    """:func:`_run` re-run with a larger cap ``U`` until no hand is left at the cap, so
-    the counts by cost are exact (index ``lay.size`` + 1: out of reach); None when the
-    state budget runs out."""
+class _Intractable(Exception):
+    """A run the engine gives up on (its message is the result's ``reason``)."""
+
+
+#: the wrapping weights of every run (their counts are exact modulo 2^bits)
+_WRAP = np.uint64
+
+
+def _lift(wrapped: np.ndarray, approx: np.ndarray) -> list[int]:
+    """The integers ≡ ``wrapped`` modulo 2^bits of ``_WRAP`` nearest ``approx``: the exact
+    counts when ``approx`` is within 2^(bits − 1) of them.
+
+    >>> x = [3, 2**70 + 5, 7 * 2**64 - 1]
+    >>> _lift(np.array(x, dtype=object) % 2**64, np.array(x, dtype=np.float64)) == x
+    True
+    """
+    half = 2 ** (np.iinfo(_WRAP).bits - 1)
+    return [w + (int(a) - w + half) // (2 * half) * (2 * half)
+            for w, a in zip(wrapped.tolist(), approx.tolist())]
+
+
+def _exact_hist(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache
+                ) -> list[int]:
+    """:func:`_run`'s counts by cost as integers, re-run with a larger cap ``U`` until no
+    hand is left at the cap (index ``lay.size`` + 1: out of reach). A run of 2^bits hands
+    or more (bits of ``_WRAP``) is run again with float64 weights, and each count is lifted
+    from the two; :class:`_Intractable` when the state budget runs out or the float error
+    bound reaches 2^(bits − 2)."""
+    bits = np.iinfo(_WRAP).bits
+    n_hands = _n_hands(weights, n_tiles)
     while True:
         info["U"] = U
-        hist = _run(comp, lay, weights, n_tiles, n_max, U, max_states, info, cache)
-        if hist is None or hist[U] == 0 or U == lay.size + 1:
-            return hist
+        hist = _run(comp, lay, weights, _WRAP, n_tiles, n_max, U, max_states, info, cache)
+        if n_hands >= 2**bits:
+            # |float − exact| ≤ γ_D·n_hands, γ_D = D·u / (1 − D·u), u = 2^-53
+            D = info["roundings"]
+            if D * n_hands >= 2 ** (bits - 2) * (2**53 - D):
+                raise _Intractable(f"the float64 error bound of {n_hands:.3g} hands reaches "
+                                   f"2^{bits - 2}, too close to the 2^{bits} wrap")
+            approx = _run(comp, lay, weights, np.float64, n_tiles, n_max, U, max_states, {},
+                          cache)
+            counts = _lift(hist, approx)
+            info["float_bound"] = D * n_hands / (2**53 - D)
+        else:
+            counts = [int(c) for c in hist.tolist()]
+        if counts[U] == 0 or U == lay.size + 1:
+            return counts
         U = min(lay.size + 1, U + 3)
 
 
@@ -726,11 +790,14 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
 
     Where an indicator is turned up at the deal (百搭, 财神), the counts are of (hand,
     indicator tile) pairs: the indicator is any of the T − n tiles not in the hand, and the
-    hand's tiles of the wild kind it makes are free (cost − wilds, at least 0).
+    hand's tiles of the wild kind it makes are free (cost − wilds, at least 0); ``by_wild``
+    splits them by the wild tiles held.
 
     >>> r = exact_shanten("shanghai_baida", 14)    # the dealer's 14 of 124 tiles
     >>> r.total == math.comb(124, 14) * 110, r.counts[-1]
     (True, 30272892727798084)
+    >>> sum(r.by_wild[4].values()) == 124 * math.comb(119, 10)  # all four 百搭 held
+    True
     """
     rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
     comp = compile_rules(rules)
@@ -744,37 +811,45 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
     T = int(copies.sum())
     total = math.comb(T, n_tiles) * (1 if wild_of is None else T - n_tiles)
     runs = _runs(copies, n_tiles, wild_of, comp.honour_mask)
-    if max(_n_hands(w, n) for w, n, _ in runs) >= 2**64:
-        what = "C(T, n) does" if wild_of is None else "one indicator kind's hands do"
-        return ExactResult(rules.id, n_tiles, total, {}, False,
-                           f"{what} not fit the 64-bit weights")
     t0 = time.perf_counter()
     # wild tiles held are free, so the other tiles' costs run higher by as many
     most_held = max(n_tiles - n for _, n, _ in runs)
     U = min(lay.size + 1, (8 if lay.has_pairs else 10) + most_held)
-    counts: dict[int, int] = {}
+    by_wild: dict[int, dict[int, int]] = {}
     cache: dict[tuple, tuple] = {}
     info: dict[str, Any] = {}
     top_u = 0
+    float_bounds = []
     for weights, n_sub, mult in runs:
         held = n_tiles - n_sub
         info = {}
-        hist = _exact_hist(comp, lay, weights, n_sub, n_tiles, U, max_states, info, cache)
-        if hist is None:
-            return ExactResult(rules.id, n_tiles, total, {}, False,
-                               f"more than {max_states:,} merged states (raise max_states)",
+        try:
+            hist = _exact_hist(comp, lay, weights, n_sub, n_tiles, U, max_states, info, cache)
+        except _Intractable as why:
+            return ExactResult(rules.id, n_tiles, total, {}, False, str(why),
                                time.perf_counter() - t0, info)
         top_u = max(top_u, info["U"])
-        for c in np.flatnonzero(hist):
-            key = IMPOSSIBLE if c == lay.size + 1 else max(int(c) - held, 0) - 1
-            counts[key] = counts.get(key, 0) + mult * int(hist[c])
+        float_bounds += [info["float_bound"]] if "float_bound" in info else []
+        held_counts = by_wild.setdefault(held, {})
+        for c, count in enumerate(hist):
+            if count:
+                key = IMPOSSIBLE if c == lay.size + 1 else max(c - held, 0) - 1
+                held_counts[key] = held_counts.get(key, 0) + mult * count
+    counts: dict[int, int] = {}
+    for by_shanten in by_wild.values():
+        for s, count in by_shanten.items():
+            counts[s] = counts.get(s, 0) + count
     if wild_of is not None:
         info = {"total": "(hand, indicator tile) pairs: C(T, n)·(T − n)", "runs": len(runs),
-                "U": top_u}
+                "U": top_u, "float_runs": len(float_bounds)}
+        if float_bounds:
+            info["float_bound"] = max(float_bounds)
     if sum(counts.values()) != total:  # pragma: no cover - a bug, never a result
         raise RuntimeError(f"exact counts sum to {sum(counts.values())}, not {total}")
     return ExactResult(rules.id, n_tiles, total, dict(sorted(counts.items())), True, "",
-                       time.perf_counter() - t0, info)
+                       time.perf_counter() - t0, info,
+                       {h: dict(sorted(c.items())) for h, c in sorted(by_wild.items())}
+                       if wild_of is not None else {})
 
 
 def p_complete(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
