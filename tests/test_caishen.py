@@ -16,7 +16,7 @@ import pytest
 from mjsim.game import record as R
 from mjsim.game.bots import SHED_SINGLE, choose_discard, forced_discard
 from mjsim.game.config import game_config
-from mjsim.game.engine import _ron_claims, _win
+from mjsim.game.engine import _ron_claims, _win, _win_on
 from mjsim.game.play import play_frame, play_wall, replay
 from mjsim.game.scoring import caishen as CA
 from mjsim.game.state import (P_DEALER, P_LAST, P_TURNS, ST_READY, add_meld, new_scratch,
@@ -130,10 +130,31 @@ def test_soft_readings_only_without_a_hard_one():
     """归位: three 7z as their own pung is a hard reading; the reading is recorded."""
     g, S, W = _state(CS, {0: "777z123m456m789p111s2s2s"})
     _, _, bits = _win(g, S, W, 0, R.WIN_ZIMO, _k("2s"))
-    assert bits >> CA._READING_SHIFT & 3 == CA.RD_GUIWEI and bits >> CA._CAI_SHIFT == 3
+    assert bits >> CA._READING_SHIFT & 3 == CA.RD_GUIWEI and bits >> CA._CAI_SHIFT & 7 == 3
+    assert bits >> CA._PAOMA_SHIFT == CA.PS_SANCAI  # its 16 tiles held the three 财神
     g, S, W = _state(CS, {0: "123m456m78p111s234s5s7z9p"})
     _, _, bits = _win(g, S, W, 0, R.WIN_DIANPAO, _k("9p"))
     assert bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
+
+
+def test_a_discarded_caishen_is_its_natural_kind():
+    """Won on from a discard, a 财神 is the tile K itself: 23s5s + a held 7z do not win on a
+    thrown 7z (it would, as a wildcard); 46m2s + a held 5m (财神 5m) win on a thrown 5m as
+    the natural 5m (the held one stands for 2s: soft). The hand is left as it was."""
+    g, S, W = _state(CS, {0: "123m456m789p111s23s5s7z"})
+    S.model[CA.M_CAI] = _k("7z") + 1
+    before = S.concealed[0].copy()
+    assert _win_on(g, S, W, 0, _k("7z"), R.WIN_DIANPAO)[0] is False
+    assert (S.concealed[0] == before).all() and S.wild[0, _k("7z")]
+    assert _win_on(g, S, W, 0, _k("7z"), R.WIN_ZIMO)[0]  # one's own draw is wild
+    g, S, W = _state(CS, {0: "123m46m456p789p111s2s5m"}, wild="5m")
+    S.model[CA.M_CAI] = _k("5m") + 1
+    legal, units, bits = _win_on(g, S, W, 0, _k("5m"), R.WIN_DIANPAO)
+    assert legal and units == 1 and bits & 0xFFFF == 1 << CA.T_RUAN
+    assert bits >> CA._CAI_SHIFT & 7 == 1 and bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
+    assert bits >> CA._PAOMA_SHIFT == CA.PS_NONE
+    g, S, W = _state("shanghai_baida", {0: "123m456m789p11s23s4z"}, wild="4z")
+    assert _win_on(g, S, W, 0, _k("4z"), R.WIN_DIANPAO)[0]  # a thrown 百搭 stays wild
 
 
 def test_stacked_shuangfan():
@@ -302,6 +323,11 @@ def _check_hands(df):
         # 跑马 wins are self-drawn; a win on a discard is never one
         paoma = mine & (df[f"patterns_{s}"].to_numpy() >> CA.B_PAOMA & 1 == 1)
         assert np.isin(df.loc[paoma, "win_kind"], R.SELF_DRAWN).all()
+        # ... and the state was seen between turns (at the deal or after a discard), unless
+        # it arose inside the winner's own turn, by a kong before the replacement
+        between = paoma & (df["win_kind"] != R.WIN_GANGKAI).to_numpy()
+        assert (df.loc[between, "paoma"].to_numpy() >> s & 1 == 1).all()
+        assert ((df[f"paoma_state_{s}"] > 0).to_numpy() == paoma).all()
     dealer_won = won & (df["winners"].to_numpy() >> df["dealer"].to_numpy() & 1 == 1)
     keeps = dealer_won | (df["outcome"] == R.OUT_DRAW).to_numpy()
     assert (df.loc[keeps, "next_dealer"] == df.loc[keeps, "dealer"]).all()
@@ -316,7 +342,26 @@ def test_played_hands():
     df = play_frame(CS, 320, seed=4, bots=bots)
     _check_hands(df)
     assert (df["outcome"] == R.OUT_WIN).sum() > 100
-    assert df["genfeng"].sum() > 0
+    assert df["genfeng"].sum() > 0 and df["paoma"].sum() > 0
     for i in (0, 17, 319):
         rec = replay(CS, 4, i, bots)
         assert all(rec[c] == df.iloc[i][c] for c in df.columns if c != "seed")
+
+
+def test_tianhu_in_play_matches_the_exact_deal_odds():
+    """The dealer wins as dealt (天胡: a complete hand or three 财神) exactly as often in
+    played hands as the exact engine says of his 17 tiles and the indicator: 20,000 hands
+    within 4 standard errors."""
+    from mjsim.stats.exact_shanten import exact_shanten
+    r = exact_shanten(CS, 17)
+    count = r.counts.get(-1, 0) + sum(n for h, by in r.by_wild.items() if h >= 3
+                                      for s, n in by.items() if s != -1)
+    p = count / r.total
+    df = play_frame(CS, 20_000, seed=9)
+    tianhu = np.zeros(len(df), bool)
+    for s in range(4):
+        tianhu |= (df[f"patterns_{s}"] >> CA.T_TIANHU & 1 == 1).to_numpy()
+    assert (tianhu == ((df["win_kind"] == R.WIN_ZIMO) & (df["turns"] == 0))).all()
+    n = len(df)
+    assert abs(tianhu.mean() - p) < 4 * np.sqrt(p * (1 - p) / n)
+    assert 0.001 < p < 0.003  # 1 in 572: three 财神 are most of it

@@ -492,7 +492,7 @@ def test_report_writes_markdown_charts_and_summary(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["qishou", "--rules", "generic", "-n", "100"], ["generic", "起手胡"]),
-    (["report", "--rules", "caishen16", "-n", "1000"], ["caishen16", "does not play"]),
+    (["report", "--rules", "hongzhong112", "-n", "1000"], ["hongzhong112", "does not play"]),
     (["qishou", "--rules", "nosuch", "-n", "100"], ["nosuch"]),
 ], ids=["qishou-generic", "report-unplayable", "unknown-rules"])
 def test_study_verbs_refuse_rule_sets_without_qishou(args, words):

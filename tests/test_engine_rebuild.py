@@ -149,19 +149,19 @@ def test_dingque_played(options):
 
 
 def test_each_engine_function_compiles_once(tmp_path):
-    """After played hands of three rule sets and every bot, each numba function of the game
+    """After played hands of seven rule sets and every bot, each numba function of the game
     package has one compiled signature (cold cache, in a child process)."""
     code = textwrap.dedent("""
         import importlib, numba
         from mjsim.game.play import play_rows, play_wall, replay
         for rules in ("changsha", "generic", "dingque", "shanghai_qhp", "shanghai_baida",
-                      "shanghai_qiaoma"):
+                      "shanghai_qiaoma", "caishen16"):
             play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
             replay(rules, 0, 3)
         bad = []
         n = 0
         for m in ("engine", "state", "bots", "scoring", "scoring.changsha", "scoring.generic",
-                  "scoring.shanghai"):
+                  "scoring.shanghai", "scoring.caishen"):
             mod = importlib.import_module("mjsim.game." + m)
             for name, f in vars(mod).items():
                 if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == mod.__name__:
@@ -224,8 +224,9 @@ def test_declare_required():
     S.melds[0, :2, :2] = ((18, MELD_CHOW), (21, MELD_CHOW))
     for seat in (0, 1):
         S.status[seat, ST_READY] = 1
-    _after_discard(g, S, W, 0, 0)
-    _after_discard(g, S, W, 1, 0)
+    rec = np.zeros(len(columns(rules)), np.int32)
+    _after_discard(g, S, W, rec, 0, 0)
+    _after_discard(g, S, W, rec, 1, 0)
     assert S.status[0, ST_DECLARED] == 0 and S.status[1, ST_DECLARED] == 1
 
 

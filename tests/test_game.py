@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mjsim.game import record as R
+from mjsim.game import values as V
 from mjsim.game.config import game_config
 from mjsim.game.play import (columns, parse_bots, play_frame, play_rows, play_wall, play_walls,
                              replay)
@@ -56,8 +57,8 @@ def test_piao_and_options_of_the_formula():
 
 
 def test_unsupported_rules_and_bots():
-    with pytest.raises(RulesError, match="does not play caishen16 yet"):
-        game_config(load_rules("caishen16"))
+    with pytest.raises(RulesError, match="does not play hongzhong112 yet"):
+        game_config(load_rules("hongzhong112"))
     with pytest.raises(ValueError, match="unknown bot"):
         parse_bots("random")
 
@@ -172,6 +173,12 @@ OPTION_SETS = [
     ("shanghai_qiaoma", {}),
     ("shanghai_qiaoma", dict(sh_qm_hand_types="qhp", sh_qm_must_win=False,
                              sh_baopai=True)),
+    ("caishen16", {}),
+    ("caishen16", dict(cai_caishen_rule="flipped_plus_one", cai_wild_in_melds=True,
+                       cai_genfeng_growth="linear", cai_dihu_scope="first_round",
+                       cai_stack_shuangfan=True, cai_selfdraw_double_scope="all", cai_maidi=1,
+                       cai_dingdi=1, cai_caishen_points=1, cai_kong_points=2,
+                       cai_discarder_pays_all=True, cai_reserve_tiles=10)),
 ]
 BOTS = ["efficiency", "efficiency,value,cautious,efficiency", "cautious,value,value,cautious"]
 
@@ -185,6 +192,7 @@ def test_invariants_after_every_hand(rules_id, options):
     spec = WallSpec.from_rules(rules)
     g = game_config(rules)
     sources, length = g.sources, g.game_length
+    reserve = g.rules_arrays.cfg[V.RESERVE]
     n = 96
     bonus = spec.is_bonus[:34]
     for b, bots in enumerate(BOTS):
@@ -216,7 +224,8 @@ def test_invariants_after_every_hand(rules_id, options):
             assert set_aside == spec.is_bonus[gone].sum()
             assert set_aside + spec.is_bonus[live].sum() == spec.is_bonus[spec.multiset].sum()
             assert [rec[f"bonus_{s}"] for s in range(4)] == st["status"][:, ST_BONUS].tolist()
-            assert rec["tiles_left"] == st["tail"] - st["head"]
+            # tiles left to draw: the live wall less the tiles kept back (cai_reserve_tiles)
+            assert rec["tiles_left"] == st["tail"] - st["head"] - reserve
             if rec["outcome"] == R.OUT_WIN:
                 assert rec["n_winners"] == bin(rec["winners"]).count("1") >= 1
                 # a winner is paid (under any source), unless a session loss cap stopped it

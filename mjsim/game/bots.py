@@ -22,7 +22,12 @@ Three policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`):
 Every bot evaluates under its own seat's void suit and wildcards, and never discards a
 wild tile (百搭, 财神) while it holds another; where 报听 exists it declares as soon as its hand
 is ready (the engine's ``declare``); where the rules force the order of discards (honours
-first, :func:`forced_discard`) it chooses among the tiles allowed. In 定缺 it picks the void
+first, :func:`forced_discard`) it chooses among the tiles allowed. Where declining a pung
+or a win bars the kind until the seat's next draw (§3.4, ``pass_bar_pungs``), a bot declines
+only what it would decline anyway: the bar can cost it a later win on that kind only if its
+waits change before that draw, which only a chow claim does, so no policy weighs it; the
+value bot passes a small win (below 双翻 in the 财神 game, where its big-win family is 八对
+and, keeping every 财神, it is on the way to 三财神) knowing the same tile stays barred. In 定缺 it picks the void
 suit that leaves the lowest shanten, then the one with fewest tiles to shed
 (:func:`choose_void`), and where void-suit tiles must go first it discards among them.
 

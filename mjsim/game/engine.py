@@ -148,14 +148,47 @@ def _win(G, S, W, s, win_kind, tile):
     return SC.win_value(G, W, counts, S, s, win_kind, tile)
 
 
+@njit_borrowed
+def _relabel_wild(G, S, s, t):
+    """Seat ``s``'s wild tiles of kind ``t`` moved to a kind ``j`` it holds none of, wild in
+    their place, so that one more ``t`` is a natural tile (``wild_discard`` natural);
+    returns ``j`` (:func:`_unlabel_wild` undoes it)."""
+    counts = S.concealed[s]
+    for j in range(34):
+        if G.kind_mask[j] and counts[j] == 0 and j != t and not S.wild[s, j]:
+            counts[j] = counts[t]
+            counts[t] = 0
+            S.wild[s, t] = False
+            S.wild[s, j] = True
+            return j
+    return -1  # unreachable: a hand holds far fewer than 33 kinds
+
+
+@njit_borrowed
+def _unlabel_wild(S, s, t, j):
+    """Undo :func:`_relabel_wild`."""
+    counts = S.concealed[s]
+    counts[t] = counts[j]
+    counts[j] = 0
+    S.wild[s, j] = False
+    S.wild[s, t] = True
+
+
 @njit_inline
 def _win_on(G, S, W, s, t, win_kind):
-    """:func:`_win` with tile ``t`` added for the test only."""
+    """:func:`_win` with tile ``t`` added for the test only; a wild kind's tile from another
+    player counts as its natural kind where ``wild_discard`` says so."""
     if not can_add(S, s, S.concealed[s], t):
         return False, 0, 0
+    j = -1
+    if G.cfg[V.WILD_DISCARD] == V.DISCARD_NATURAL and S.wild[s, t] and \
+            not R.self_drawn(win_kind):
+        j = _relabel_wild(G, S, s, t)
     S.concealed[s, t] += 1
     out = _win(G, S, W, s, win_kind, t)
     S.concealed[s, t] -= 1
+    if j >= 0:
+        _unlabel_wild(S, s, t, j)
     return out
 
 

@@ -49,6 +49,9 @@ ENGINE: dict[str, tuple] = {
     "wild_melds": (bool, True),
     # this many wild tiles held win by self-draw whatever the shape (三财神; 0: never)
     "wild_win": (int, 0),
+    # a wild kind's tile won on from another player (a discard, a robbed kong): wild for
+    # the winner too, or only its natural kind (§3.2: a discarded 财神 is the tile K)
+    "wild_discard": (("wild", "natural"), "wild"),
     # bonus tiles (flowers): this many set aside win at once (八花齐; 0: never), and whether
     # a win on a bonus tile's replacement is 杠上开花 as a kong's is
     "bonus_win": (int, 0),
@@ -123,7 +126,7 @@ def cfg_index(name: str) -> int:
 
 (HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
  DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
- WILD, WILD_MELDS, WILD_WIN, BONUS_WIN,
+ WILD, WILD_MELDS, WILD_WIN, WILD_DISCARD, BONUS_WIN,
  BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
@@ -140,6 +143,7 @@ PASS_NONE, PASS_GUOSHOU, PASS_SAME_KIND = range(3)
 MULTI_FIRST, MULTI_ALL, MULTI_LARGEST = range(3)
 WILD_NONE, WILD_INDICATOR = range(2)
 ORDER_FREE, ORDER_HONOURS_FIRST = range(2)
+DISCARD_WILD, DISCARD_NATURAL = range(2)
 CHOW_NONE, CHOW_LEFT = range(2)
 ROT_WINNER, ROT_DEALER_KEEPS = range(2)
 NEXT_WINNER, NEXT_XIAJIA = range(2)

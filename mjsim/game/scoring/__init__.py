@@ -94,6 +94,8 @@ def start_hand(G, S, rec, dice_seed):
     """The model's facts of a hand before play (its opening dice; what the game carried)."""
     if G.cfg[V.MODEL] == M_SHANGHAI:
         shanghai.start_hand(G, S, rec, dice_seed)
+    elif G.cfg[V.MODEL] == M_CAISHEN:
+        caishen.start_hand(G, S, rec)
 
 
 @njit_borrowed

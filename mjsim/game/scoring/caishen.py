@@ -57,6 +57,7 @@ READINGS_ZH = ("", "归位", "代替", "无形")
 RD_NONE, RD_GUIWEI, RD_DAITI, RD_FREE = range(4)
 #: 跑马 states of a 16-tile hand (self-draw only)
 PAOMA = ("none", "sancai", "badui", "niu")
+PAOMA_ZH = ("", "三财神", "八对", "财神牛")
 PS_NONE, PS_SANCAI, PS_BADUI, PS_NIU = range(4)
 #: honours a 跟风 follows (白 is not in the list, §3.4)
 GENFENG_KINDS = np.zeros(34, dtype=np.bool_)
@@ -94,12 +95,15 @@ GROWTH_DOUBLE, GROWTH_LINEAR = range(2)
 SOURCES = ("win", "genfeng")
 SRC_GENFENG = 1
 WIN_SOURCES = ("win",)
-#: each winner's recorded type (1 + its index in TYPES; 0 none), tier, 财神 held and their
-#: reading; the hand's 跟风 events and the largest k among them; the seats whose 16 tiles
-#: reached a 跑马 state after a discard (bitmask)
+#: each winner's recorded type (1 + its index in TYPES; 0 none), tier, 财神 held, their
+#: reading and the 跑马 state its 16 tiles were in (:data:`PAOMA`); the hand's 跟风 events
+#: and the largest k among them; the seats whose 16 tiles were in a 跑马 state at the deal or
+#: after a discard (bitmask)
 COLUMNS = (*R.seat_columns("type"), *R.seat_columns("tier"), *R.seat_columns("cai"),
-           *R.seat_columns("reading"), "genfeng", "genfeng_top", "paoma")
-C_TYPE, C_TIER, C_CAI, C_READING, C_GENFENG, C_GENFENG_TOP, C_PAOMA = 0, 4, 8, 12, 16, 17, 18
+           *R.seat_columns("reading"), *R.seat_columns("paoma_state"), "genfeng",
+           "genfeng_top", "paoma")
+C_TYPE, C_TIER, C_CAI, C_READING, C_PAOMA_STATE, C_GENFENG, C_GENFENG_TOP, C_PAOMA = \
+    0, 4, 8, 12, 16, 20, 21, 22
 WIDE: tuple[str, ...] = ()
 FACTS = (
     R.Fact("type", "share of wins by type (the highest)", "胡牌类型占比", "winner_share", "type",
@@ -109,16 +113,19 @@ FACTS = (
     R.Fact("reading", "share of wins by how the 财神 were read", "财神用法占比", "winner_share",
            "reading", READINGS, READINGS_ZH),
     R.Fact("cai", "财神 held by the winner", "胡牌者所持财神", "winner_mean", "cai", (), ()),
+    R.Fact("paoma_state", "share of wins from a 跑马 state", "跑马胡牌占比", "winner_share",
+           "paoma_state", PAOMA, PAOMA_ZH),
     R.Fact("genfeng", "hands with a 跟风 event", "有跟风的局", "hand_rate", "genfeng", (), ()),
     R.Fact("paoma", "hands where a seat reached a 跑马 state", "有跑马的局", "hand_rate",
            "paoma", (), ()),
 )
 
 #: slots of ``State.model``: the honour a 跟风 may follow (its discarder + 1, 0: none), its
-#: kind and followers so far; each seat's run of 跟风 events (4 slots)
-M_LEAD, M_KIND, M_FOLLOW, M_RUN = 0, 1, 2, 3
-#: where a win's tier, reading and 财神 count ride above its pattern bits until settled
-_TIER_SHIFT, _READING_SHIFT, _CAI_SHIFT = 20, 22, 24
+#: kind and followers so far; each seat's run of 跟风 events (4 slots); the 财神 kind + 1
+M_LEAD, M_KIND, M_FOLLOW, M_RUN, M_CAI = 0, 1, 2, 3, 7
+#: where a win's tier, reading, 财神 count (up to 4) and 跑马 state ride above its pattern
+#: bits until settled
+_TIER_SHIFT, _READING_SHIFT, _CAI_SHIFT, _PAOMA_SHIFT = 20, 22, 24, 27
 _BITS_MASK = (1 << _TIER_SHIFT) - 1
 
 
@@ -180,6 +187,20 @@ def paoma_state(G, S, s, counts):
             counts[k] += 1
             return PS_NIU if done else PS_NONE
     return PS_NONE
+
+
+@njit_borrowed
+def _as_own_kind(S, s, counts, out):
+    """``counts`` into ``out`` with every wild tile as the 财神 kind (归位; the engine may
+    have moved them aside to test a natural 财神 won from another player)."""
+    k = S.model[M_CAI] - 1
+    for j in range(34):
+        out[j] = counts[j]
+    for j in range(34):
+        if S.wild[s, j] and k >= 0 and j != k:
+            out[k] += out[j]
+            out[j] = 0
+    return out
 
 
 @njit_borrowed
@@ -275,7 +296,8 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     std_hard, pairs_hard = std, pairs
     if w > 0 and (std or pairs):
         # the 财神 as their own kind (归位): a natural reading
-        K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], G.families[:n_sc],
+        natural = _as_own_kind(S, s, counts, W.tiles34)
+        K.hand_cost(natural, S.n_melds[s], S.meld_flags[s], S.void[s], G.families[:n_sc],
                     G.cfg[V.MELDS], G.kind_mask, G.honour_mask, W.no_wild, W.caps, G.tables,
                     (W.rows, W.left, W.right, W.cwork, W.per_family))
         std_hard = pairs_hard = False
@@ -320,7 +342,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     reading = RD_NONE if w == 0 else RD_GUIWEI if std_hard or pairs_hard else \
         RD_DAITI if std or pairs else RD_FREE
     return True, units, bits | (top << _TIER_SHIFT) | (reading << _READING_SHIFT) | \
-        (w << _CAI_SHIFT)
+        (w << _CAI_SHIFT) | (before << _PAOMA_SHIFT)
 
 
 @njit_borrowed
@@ -386,6 +408,17 @@ def reset_record(G, rec):
 
 
 @njit_borrowed
+def start_hand(G, S, rec):
+    """The 财神 kind of the hand, turned up at the deal; the non-dealers whose 16 dealt
+    tiles are already in a 跑马 state."""
+    S.model[M_CAI] = rec[R.C_WILD_KIND] + 1
+    col = G.cfg[V.COL_MODEL]
+    for s in range(4):
+        if s != S.pos[P_DEALER] and paoma_state(G, S, s, S.concealed[s]) != PS_NONE:
+            rec[col + C_PAOMA] |= 1 << s
+
+
+@njit_borrowed
 def _kongs(S, w):
     n = 0
     for i in range(S.n_melds[w]):
@@ -406,11 +439,12 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         w = order[i]
         packed = S.bits[w]
         bits = packed & _BITS_MASK
-        cai = packed >> _CAI_SHIFT
+        cai = (packed >> _CAI_SHIFT) & 7
         rec[col + C_TYPE + w] = shown_type(bits)
         rec[col + C_TIER + w] = (packed >> _TIER_SHIFT) & 3
         rec[col + C_READING + w] = (packed >> _READING_SHIFT) & 3
         rec[col + C_CAI + w] = cai
+        rec[col + C_PAOMA_STATE + w] = packed >> _PAOMA_SHIFT
         S.bits[w] = bits
         extra = p[P_CAI_POINTS] * cai + p[P_KONG_POINTS] * _kongs(S, w)
         for q in range(4):
