@@ -360,7 +360,7 @@ def test_tianhu_in_play_matches_the_exact_deal_odds():
     df = play_frame(CS, 20_000, seed=9)
     tianhu = np.zeros(len(df), bool)
     for s in range(4):
-        tianhu |= (df[f"patterns_{s}"] >> CA.T_TIANHU & 1 == 1).to_numpy()
+        tianhu |= df[f"patterns_{s}"].to_numpy() >> CA.T_TIANHU & 1 == 1
     assert (tianhu == ((df["win_kind"] == R.WIN_ZIMO) & (df["turns"] == 0))).all()
     n = len(df)
     assert abs(tianhu.mean() - p) < 4 * np.sqrt(p * (1 - p) / n)

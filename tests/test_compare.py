@@ -245,7 +245,7 @@ def test_cli_compare(tmp_path):
     bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "160",
                               "--report", "/proc/x", "--json"])
     assert bad.exit_code == 2 and "cannot write /proc/x" in bad.output
-    bad = runner.invoke(app, ["compare", "--rules", "caishen16", "--variant", "m: cai_tier_mult=1,2,4"])
+    bad = runner.invoke(app, ["compare", "--rules", "hongzhong112", "--variant", "m: hrb_multi_ron=true"])
     assert bad.exit_code == 2 and "does not play" in bad.output
     sweep = runner.invoke(app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160",
                                 "--report", str(tmp_path / "rep")])
@@ -254,7 +254,8 @@ def test_cli_compare(tmp_path):
 
 
 @pytest.mark.parametrize("rules, change", [("generic", "gen_seven_pairs=false"),
-                                           ("dingque", "dq_allow_chow=true")])
+                                           ("dingque", "dq_allow_chow=true"),
+                                           ("caishen16", "cai_wild_in_melds=true")])
 def test_every_playable_rule_set_compares(rules, change):
     """A change that alters play moves the rates, paired on the same walls."""
     base = load_rules(rules)
