@@ -252,7 +252,9 @@ def test_genfeng_sequence_of_3_4():
 def test_genfeng_breaks():
     """白 is never followed; a claim or a different tile breaks the chain; an unfollowed
     honour ends the discarder's run; no 跟风 when the option is off."""
-    four = lambda t, first=0: [((first + i) % 4, t, 0) for i in range(4)]
+    def four(t):
+        return [(i, t, 0) for i in range(4)]
+
     assert _discards(four("5z"))[0] == [0, 0, 0, 0]
     assert _discards([(0, "1z", 0), (1, "1z", 1), (2, "1z", 0), (3, "1z", 0)])[0] == [0] * 4
     assert _discards([(0, "1z", 0), (1, "1z", 0), (2, "3m", 0), (3, "1z", 0)])[0] == [0] * 4

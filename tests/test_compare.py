@@ -245,7 +245,8 @@ def test_cli_compare(tmp_path):
     bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "160",
                               "--report", "/proc/x", "--json"])
     assert bad.exit_code == 2 and "cannot write /proc/x" in bad.output
-    bad = runner.invoke(app, ["compare", "--rules", "hongzhong112", "--variant", "m: hrb_multi_ron=true"])
+    bad = runner.invoke(app, ["compare", "--rules", "hongzhong112",
+                              "--variant", "m: hrb_multi_ron=true"])
     assert bad.exit_code == 2 and "does not play" in bad.output
     sweep = runner.invoke(app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160",
                                 "--report", str(tmp_path / "rep")])

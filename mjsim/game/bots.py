@@ -27,9 +27,9 @@ or a win bars the kind until the seat's next draw (§3.4, ``pass_bar_pungs``), a
 only what it would decline anyway: the bar can cost it a later win on that kind only if its
 waits change before that draw, which only a chow claim does, so no policy weighs it; the
 value bot passes a small win (below 双翻 in the 财神 game, where its big-win family is 八对
-and, keeping every 财神, it is on the way to 三财神) knowing the same tile stays barred. In 定缺 it picks the void
-suit that leaves the lowest shanten, then the one with fewest tiles to shed
-(:func:`choose_void`), and where void-suit tiles must go first it discards among them.
+and, keeping every 财神, it is on the way to 三财神) knowing the same tile stays barred. In
+定缺 it picks the void suit that leaves the lowest shanten, then the one with fewest tiles to
+shed (:func:`choose_void`), and where void-suit tiles must go first it discards among them.
 
 Keys are integers, lower is better: ``64 · score`` plus tie-breaks, so one comparison
 orders them.

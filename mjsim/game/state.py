@@ -26,7 +26,8 @@ from numba import njit
 
 from ..kernels import shanten as K
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import MELD_CHOW, MELD_KONG, MELD_PUNG, _hand_cost, _make_scratch, meld_flags
+from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
+                              _make_scratch, meld_flags)
 from . import values as V
 #: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
 M_KIND, M_TYPE, M_FROM = range(3)
@@ -267,6 +268,15 @@ def wild_held(S, s, counts):
     for k in range(34):
         if S.wild[s, k]:
             n += counts[k]
+    return n
+
+
+@njit_borrowed
+def exposed_melds(S, s):
+    """Seat ``s``'s exposed melds (chows, pungs, exposed and added kongs)."""
+    n = 0
+    for i in range(S.n_melds[s]):
+        n += S.melds[s, i, M_TYPE] != MELD_CKONG
     return n
 
 

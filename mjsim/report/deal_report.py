@@ -133,12 +133,7 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
         lines += ["## Bonus tiles at the deal", "",
                   "Bonus tiles (flowers; dragons where they are bonus tiles) a seat sets aside "
                   "and replaces before the first discard.", "",
-                  "| seat | bonus tiles | simulated | s.e. | exact | within 4 s.e. |",
-                  "|---|---:|---:|---:|---:|:---:|"]
-        for seat in SEATS:
-            for b, e in d["bonus"][seat]["law"].items():
-                lines.append(_row(f"{SEAT_LABEL[seat][1]} | {b}", e))
-        lines.append("")
+                  *_law_table(d["bonus"], "bonus tiles")]
         for seat in SEATS:
             e = d["bonus"][seat].get("bonus_win")
             if e:
@@ -171,17 +166,21 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
     return "\n".join(lines + report_end(rules, s, d["notes"])) + "\n"
 
 
+def _law_table(laws: dict[str, Any], count: str) -> list[str]:
+    """A count's law per seat class as a Markdown table (and a blank line)."""
+    lines = [f"| seat | {count} | simulated | s.e. | exact | within 4 s.e. |",
+             "|---|---:|---:|---:|---:|:---:|"]
+    for seat in SEATS:
+        for k, e in laws[seat]["law"].items():
+            lines.append(_row(f"{SEAT_LABEL[seat][1]} | {k}", e))
+    return lines + [""]
+
+
 def _wild_markdown(d: dict[str, Any], chart: str) -> list[str]:
     lines = ["## Wild tiles at the deal", "",
              "Tiles of the wild kind a seat holds once the indicator is turned up (the "
              "indicator is one of the tiles the seat does not hold; exact: every hand and "
-             "indicator tile counted).", "",
-             "| seat | wild tiles held | simulated | s.e. | exact | within 4 s.e. |",
-             "|---|---:|---:|---:|---:|:---:|"]
-    for seat in SEATS:
-        for h, e in d["wild"][seat]["law"].items():
-            lines.append(_row(f"{SEAT_LABEL[seat][1]} | {h}", e))
-    lines.append("")
+             "indicator tile counted).", "", *_law_table(d["wild"], "wild tiles held")]
     for seat in SEATS:
         mean = d["wild"][seat]["mean_exact"]
         if mean is not None:

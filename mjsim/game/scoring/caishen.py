@@ -28,7 +28,7 @@ from ...kernels.jit import njit_borrowed
 from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
 from .. import record as R
 from .. import values as V
-from ..state import M_TYPE, P_DEALER, P_LAST, P_TURNS, wild_held
+from ..state import M_TYPE, P_DEALER, P_LAST, P_TURNS, exposed_melds, wild_held
 
 #: the types of §3.5, in the order of their pattern bits; then the multipliers' bits
 TYPES = ("ruan", "pinghu", "zimo", "qianggang", "ruan_badui", "sancai_ruan", "caishen_niu",
@@ -217,14 +217,6 @@ def _one_suit(S, s, counts):
 
 
 @njit_borrowed
-def _exposed(S, s):
-    n = 0
-    for i in range(S.n_melds[s]):
-        n += S.melds[s, i, M_TYPE] != MELD_CKONG
-    return n
-
-
-@njit_borrowed
 def _first_go_around(S):
     """No meld yet and at most four discards (地胡 over the first go-around)."""
     for s in range(4):
@@ -326,7 +318,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     if win_kind == R.WIN_DIANPAO and s != dealer and \
             (S.pos[P_TURNS] == 1 if p[P_DIHU] == DIHU_FIRST else _first_go_around(S)):
         bits |= 1 << T_DIHU
-    if std and _exposed(S, s) == G.cfg[V.MELDS]:
+    if std and exposed_melds(S, s) == G.cfg[V.MELDS]:
         bits |= 1 << T_DANDIAO
     if pungs:
         bits |= 1 << T_PENGPENG

@@ -27,11 +27,11 @@ import numpy as np
 from ...kernels import shanten as K
 from ...kernels.jit import njit_borrowed
 from ...kernels.rng import below_seeded
-from ...kernels.shanten import MELD_CKONG, MELD_PUNG, melds_cost
+from ...kernels.shanten import MELD_PUNG, melds_cost
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims
+from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds
 
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
@@ -243,17 +243,8 @@ def _diao_baida(G, counts, S, s, tile):
 
 
 @njit_borrowed
-def _exposed(S, s):
-    """Seat ``s``'s exposed melds (chows, pungs, exposed and added kongs)."""
-    n = 0
-    for i in range(S.n_melds[s]):
-        n += S.melds[s, i, M_TYPE] != MELD_CKONG
-    return n
-
-
-@njit_borrowed
 def _menqing(S, s):
-    return _exposed(S, s) == 0
+    return exposed_melds(S, s) == 0
 
 
 @njit_borrowed
@@ -322,7 +313,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     if win_kind != R.WIN_BONUS:  # 八花齐 is worth 2L whatever the tiles
         if _menqing(S, s):
             bits |= 1 << B_MENQING
-        if _exposed(S, s) == G.cfg[V.MELDS]:
+        if exposed_melds(S, s) == G.cfg[V.MELDS]:
             bits |= 1 << B_DADIAO
     if win_kind == R.WIN_GANGKAI:
         bits |= 1 << B_GANGKAI
