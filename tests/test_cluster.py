@@ -202,3 +202,8 @@ def test_a_lost_worker_is_a_one_line_error(address):
 
     with pytest.raises(ValueError, match="the cluster lost a chunk.*run the same command again"):
         map_chunks(die, [(0, 1)], lambda t, r: None, address)
+    # the nannies restart the killed workers; closing the cluster while one is still
+    # starting fails in distributed's teardown ("can only join a started process")
+    from distributed import Client
+    with Client(address) as client:
+        client.wait_for_workers(2, timeout=120)

@@ -256,7 +256,7 @@ def test_cli_compare(tmp_path):
 
 @pytest.mark.parametrize("rules, change", [("generic", "gen_seven_pairs=false"),
                                            ("dingque", "dq_allow_chow=true"),
-                                           ("caishen16", "cai_wild_in_melds=true")])
+                                           ("caishen16", "cai_caishen_rule=flipped_plus_one")])
 def test_every_playable_rule_set_compares(rules, change):
     """A change that alters play moves the rates, paired on the same walls."""
     base = load_rules(rules)
