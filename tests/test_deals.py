@@ -456,16 +456,16 @@ def test_exact_json_changsha():
     assert doc["notes"] == []
 
 
-def test_exact_unsupported_rule_set_says_so():
-    result = runner.invoke(app, ["exact", "--rules", "hongzhong112"])
-    assert result.exit_code == 0, result.output
-    text = " ".join(result.stdout.split())
-    assert "hongzhong112" in text and "cannot handle" in text and "wildcards" in text
+def test_exact_under_shape_conditions():
+    """hongzhong112's pung + chow + 1/9/中 + two suits are exact at the deal too (the 宝 is
+    face down then): the dealer's 14 tiles complete in 2562704683152 of C(112, 14) hands."""
     result = runner.invoke(app, ["exact", "--rules", "hongzhong112", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert doc["rules"] == "hongzhong112" and doc["notes"]
-    assert "complete_at_deal" not in doc and "qishou" not in doc
+    assert doc["rules"] == "hongzhong112" and doc["notes"] == []
+    assert doc["complete_at_deal"]["numerator"] == 2562704683152
+    assert doc["complete_at_deal"]["denominator"] == comb(112, 14)
+    assert abs(sum(doc["shanten"]["13 tiles"].values()) - 1) < 1e-12
 
 
 def test_report_writes_markdown_charts_and_summary(tmp_path):

@@ -4,9 +4,15 @@
   counted apart, are complete at deal in exactly 12,859,078,207,674 of C(136, 14) hands;
 * brute force: every hand of small walls (14 and 13 tiles from a few kinds, and 4 tiles
   from the full wall), weighted by prod C(copies, c) and scored by the shanten kernel, gives
-  the same integer counts as the class merge, for every rule set the engine takes;
+  the same integer counts as the class merge, for every rule set the engine takes (also
+  with two suits of the same kinds, merged in one step);
+  the shape conditions (hongzhong112's pung / chow / 1-9-中 / two suits with the 中 pair
+  as the pung or not, ne_alt's 叉 / terminal or honour / three suits, each condition
+  dropped in turn) on walls with 中, with winds, with a suit missing;
 * Monte Carlo: ``N_MC`` dealt hands scored by ``shanten_batch`` agree with the exact
   probabilities within 4 standard errors, for changsha (13 and 14 tiles) and generic (14);
+  ``N_COND`` hongzhong112 and ne_alt deals (``deal_frame``, whose 宝 is not turned up at
+  the deal) for the dealer and the non-dealers;
 * indicator wildcards (shanghai_baida's 百搭, caishen16's 财神): every (hand, indicator
   kind) of 1–3 tiles, and of 13/14 (16/17) tiles from small walls, weighted prod
   C(copies, c)·(copies_i − c_i) and scored by the kernel with that indicator's wild kind,
@@ -17,10 +23,10 @@
   run — forced on small walls by wrapping at 2^16, where the brute force still counts
   them; the full wall's counts sum to C(136, n)·(136 − n) and the wild tiles held follow
   the hypergeometric law, for either 财神 rule;
-* the rule sets it refuses (shape conditions, a wildcard not turned up at the deal) say why.
+* the rule sets it refuses (no family a dealt hand can reach) say why.
 
-``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000, ``N_DEALS`` to 1,000,000 and ``N_CAISHEN``
-to 400,000.
+``MJSIM_FULL=1`` raises ``N_MC`` to 2,000,000, ``N_DEALS`` to 1,000,000, ``N_CAISHEN``
+to 400,000 and ``N_COND`` to 1,000,000.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -36,8 +43,9 @@ from mjsim.evaluate import compile_rules, shanten_batch, wild_mask
 from mjsim.kernels import shanten as K
 from mjsim.kernels.deal import next_kinds
 from mjsim.rules import load_rules
+from mjsim.rules.model import FrozenDict
 from mjsim.sim.deals import deal_frame
-from mjsim.sim.walls import WallSpec
+from mjsim.sim.walls import WallSpec, deal_batch
 from mjsim.stats import exact_shanten as E
 from mjsim.stats.exact_shanten import (
     IMPOSSIBLE,
@@ -53,7 +61,9 @@ FULL = os.environ.get("MJSIM_FULL") == "1"
 N_MC = 2_000_000 if FULL else 250_000
 N_DEALS = 1_000_000 if FULL else 100_000
 N_CAISHEN = 400_000 if FULL else 40_000
-SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma")
+N_COND = 1_000_000 if FULL else 50_000
+SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma",
+             "hongzhong112", "ne_alt")
 INDICATOR = ("shanghai_baida", "caishen16")
 BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
 
@@ -197,6 +207,16 @@ WALL_HONOURS = wall({0: 4, 1: 3, 2: 4, 7: 2,                # 1m 2m 3m 8m
                      13: 4, 14: 3,                          # 5p 6p
                      22: 2, 25: 4,                          # 5s 8s
                      27: 4, 28: 2, 29: 3})                  # 1z 2z 3z (winds)
+WALL_RED = wall({0: 2, 2: 4, 3: 4, 4: 3,                    # 1m 3m 4m 5m
+                 12: 3, 13: 4, 14: 4, 17: 1,                # 4p 5p 6p 9p
+                 21: 2, 22: 3,                              # 4s 5s
+                 33: 4})                                    # 7z (中)
+WALL_TWO_SUITS = wall({0: 3, 1: 4, 2: 4, 6: 2,              # 1m 2m 3m 7m: no sou
+                       11: 4, 12: 4, 13: 3, 16: 2, 17: 2,   # 3p 4p 5p 8p 9p
+                       33: 3})                              # 7z
+# the same kinds in each suit: two suits' classes are merged in one step
+WALL_TWINS = wall({**{9 * g + r: c for g in range(3) for r, c in ((0, 2), (1, 4), (2, 3), (6, 2))},
+                   33: 4})                                  # 1 2 3 7 of each suit, 7z
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
@@ -227,6 +247,29 @@ def test_one_suit_wall_vs_brute_force():
         assert exact_shanten(rules, n, wall=copies).counts == brute_counts(rules, copies, n)
 
 
+@pytest.mark.parametrize("name,options,copies,n", [
+    ("hongzhong112", {}, WALL_RED, 14),
+    ("hongzhong112", {"hrb_red_pair_substitutes": False}, WALL_RED, 13),
+    ("hongzhong112", {}, WALL_TWO_SUITS, 13),
+    ("ne_alt", {"neb_three_suits": False}, WALL_HONOURS, 14),
+    ("ne_alt", {"neb_need_cha": False}, WALL_TWO_SUITS, 14),
+    ("ne_alt", {"neb_need_terminal_or_honour": False}, WALL_HONOURS, 13),
+    ("ne_alt", {"neb_need_cha": False, "neb_need_terminal_or_honour": False},
+     WALL_TWO_SUITS, 13),
+], ids=["hz-red", "hz-red-no-pair-pung", "hz-two-suits", "ne-any-suits", "ne-no-cha",
+        "ne-simples", "ne-suits-only"])
+def test_shape_conditions_vs_brute_force(name, options, copies, n):
+    rules = load_rules(name, **options)
+    r = exact_shanten(rules, n, wall=copies)
+    assert r.counts == brute_counts(rules, copies, n), (name, options, n)
+
+
+@pytest.mark.parametrize("name,n", [("generic", 14), ("hongzhong112", 13)])
+def test_twin_suits_vs_brute_force(name, n):
+    rules = load_rules(name)
+    assert exact_shanten(rules, n, wall=WALL_TWINS).counts == brute_counts(rules, WALL_TWINS, n)
+
+
 # ---- Monte Carlo ---------------------------------------------------------------------
 
 
@@ -241,6 +284,28 @@ def test_monte_carlo_agrees(name, n):
         p = exact.probability(k)
         se = math.sqrt(p * (1 - p) / N_MC)
         assert abs((s == k).mean() - p) <= 4 * se + 1e-12, (name, n, k)
+
+
+@pytest.mark.parametrize("name", ["hongzhong112", "ne_alt"])
+def test_shape_conditions_monte_carlo_agrees(name):
+    """Dealt hongzhong112 / ne_alt hands: the 宝 indicator waits face down in the reserve,
+    so the deal scores them without wildcards, as the exact engine counts them. The
+    dealer's 14 tiles and the non-dealers' 13 agree with the exact shanten law, complete
+    (天胡 shape) and ready included."""
+    rules = load_rules(name)
+    assert (deal_batch(WallSpec.from_rules(rules), 20240609, 0, 1000).wild == -1).all()
+    frame = deal_frame(rules, N_COND, seed=20240609)
+    shanten = frame["shanten"].to_numpy().reshape(N_COND, 4)
+    assert (frame["n_tiles"].to_numpy().reshape(N_COND, 4) == [14, 13, 13, 13]).all()
+    exact = {n: exact_shanten(rules, n) for n in (13, 14)}
+    for n, seats in ((14, shanten[:, :1]), (13, shanten[:, 1:])):
+        assert set(np.unique(seats).tolist()) <= set(exact[n].counts)
+        for k in exact[n].counts:
+            assert_within_4se(seats == k, exact[n].probability(k), (name, n, k))
+    complete = frame["complete"].to_numpy().reshape(N_COND, 4)[:, :1]
+    ready = frame["ready"].to_numpy().reshape(N_COND, 4)[:, 1:]
+    assert_within_4se(complete, exact[14].probability(-1), (name, "complete"))
+    assert_within_4se(ready, exact[13].probability(0), (name, "ready"))
 
 
 # ---- indicator wildcards ------------------------------------------------------------
@@ -383,12 +448,13 @@ def test_state_budget_says_not_tractable():
         r.probability(0)
 
 
-@pytest.mark.parametrize("name,why", [("hongzhong112", "shape conditions"),
-                                      ("ne_alt", "shape conditions"),
-                                      ("hongzhong112", "not turned up at the deal")])
-def test_unsupported_rule_sets_refused(name, why):
-    with pytest.raises(ExactUnsupported, match=why):
-        exact_shanten(name, 14)
+def test_unreachable_families_refused():
+    """全求人 alone needs four exposed melds: no dealt hand reaches it."""
+    rules = load_rules("generic")
+    alone = replace(rules, id="generic.quanqiuren", core_spec=FrozenDict(
+        {**rules.core_spec, "families": ({"form": "quanqiuren", "pair": "any"},)}))
+    with pytest.raises(ExactUnsupported, match="no family a dealt hand can reach"):
+        exact_shanten(alone, 14)
 
 
 def test_bad_arguments():

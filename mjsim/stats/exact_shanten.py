@@ -12,9 +12,23 @@ rule set's families; shanten = cost − 1), reached without visiting hands:
    eight pairs, its 258 tiles …). Vectors with equal (tiles, signature) are summed.
 2. **Merge.** Groups are folded into a state one at a time: rows by min-plus (melds ≤
    ``melds``, pair 0/1), pair-slot counts and tile counts by capped sums, one-suit costs by
-   min. Equal merged states are summed after each group, so the state stays small.
+   min. Equal merged states are summed after each group, so the state stays small. Two
+   groups with the same classes (two suits of a full wall) are merged in one step, each
+   pair of classes once.
 3. **Last group.** The last group is joined without storing states: each pair with
    ``n`` tiles in all gets its cost, and its weight product goes to that cost's count.
+
+**Shape conditions** (hongzhong112's pung / chow / 1-9-中 / two suits, ne_alt's 叉 /
+terminal or honour / three suits: RULES.md §4.5, §4.11) as :mod:`mjsim.kernels.constrained`
+reads them. A group's signature holds its flagged row: for m ≤ ``melds`` melds, p ≤ 1
+pairs and each set F of the flags needed, the fewest tiles for a part with *at least* F
+(:mod:`mjsim.tables.flagged` for a suit, the kernel's own DP for the honours, where a 中
+pair may count as the pung). A suit is used when its part holds a meld or the pair, so
+the state keeps (m, p, F, e): at least F, at most e of the three suits empty (e up to
+3 − the suits needed). Merging takes the min over the splits of m, p and F into the
+state's part and the group's (F1 ⊆ F and F − F1: with "at least" rows no other split is
+cheaper), e + 1 where a suit's part is empty; the cost is the entry (``melds``, 1, every
+flag needed, the most empties allowed).
 
 Every value is capped at ``U`` (so states stay few); a hand whose capped cost is ``U`` is
 re-run with a larger ``U`` until none is left, so the counts are exact. Bonus tiles
@@ -28,9 +42,12 @@ indicator tile) pairs, C(T, n)·(T − n) in all. For each indicator kind i and 
 held, the hands of the other kinds with n − h tiles are run as above, i weighted
 C(4, c)·(4 − c) instead of C(4, c), and each cost drops by h (at least 0), as in the
 kernel. Runs equal up to a permutation of the suits or honours are done once; each
-knows its h, so the counts are also kept by the wild tiles held. Rule sets with shape
-conditions (hongzhong112, ne_alt) or a wildcard not known at the deal (宝) are refused
-with :class:`ExactUnsupported`.
+knows its h, so the counts are also kept by the wild tiles held.
+
+**A wildcard not turned up at the deal** (hongzhong112's and ne_alt's 宝: its indicator
+waits face down in the reserve, :class:`~mjsim.sim.walls.WallSpec` ``indicator``
+``"reserved"``) makes no tile wild at the deal, so deal-time hands are counted without
+wildcards, as the deals (:func:`mjsim.sim.deals.deal_frame`, wild kind −1) score them.
 
 **Counts past 2^64** (caishen16's 16 and 17 tiles of 136: C(136, 17)·119 ≈ 2^77.5).
 Weights are uint64 and wrap, so every count comes out exact modulo 2^64. A run with 2^64
@@ -60,27 +77,31 @@ import numpy as np
 from numba import njit
 
 from ..evaluate import compile_rules
+from ..kernels import constrained
 from ..kernels import shanten as K
 from ..kernels.deal import next_kinds
 from ..rules import RuleSet, load_rules
 from ..sim.walls import WallSpec
+from ..tables.flagged import MAX_MELDS as FLAG_MELDS
+from ..tables.flagged import N_COLS as FLAG_COLS
+from ..tables.flagged import N_FLAGS, load_flagged
 from ..tables.suits import INF, N_COLS, N_PAIR, load_tables
 
 #: shanten key for hands no family can reach (the kernels' ``IMPOSSIBLE``)
 IMPOSSIBLE = K.IMPOSSIBLE
 
 # ---- feature kinds of a merged state (rows of the ``feats`` spec) ----
-F_ROW, F_MIN, F_MIXED, F_CARRY, F_PAIRS, F_ADD = range(6)
+F_ROW, F_MIN, F_MIXED, F_CARRY, F_PAIRS, F_ADD, F_FLAG = range(7)
 # ---- signature parts of one group (rows of the ``gspec`` spec) ----
-G_ROW, G_ONESUIT, G_ALLHON, G_PAIRS, G_258, G_HON = range(6)
+G_ROW, G_ONESUIT, G_ALLHON, G_PAIRS, G_258, G_HON, G_FLAG = range(7)
 # ---- cost terms of the final state (rows of the ``cspec`` spec) ----
-C_ROW, C_SCALAR, C_PAIRS, C_ADD = range(4)
+C_ROW, C_SCALAR, C_PAIRS, C_ADD, C_FLAG = range(5)
 SPEC_COLS = 6
 HONOUR = 3  # group index of the honours; suits are 0, 1, 2
 
 
 class ExactUnsupported(ValueError):
-    """A rule set the exact engine cannot enumerate (shape conditions, wildcards)."""
+    """A rule set the exact engine cannot enumerate (no family a dealt hand can reach)."""
 
 
 @dataclass(frozen=True)
@@ -213,13 +234,32 @@ def _new_store(L, cap, like):
 # per-group classes
 
 
+@njit(cache=True, inline="always")
+def _pack(flags, need):
+    """Index of the flag set ``flags`` ⊆ ``need`` among the 2^|need| subsets of ``need``
+    (the bits of ``flags`` that ``need`` has, packed).
+
+    >>> _pack(0b100, 0b101), _pack(0b101, 0b101), _pack(0b110, 0b111)  # YAO of PUNG|YAO …
+    (2, 3, 6)
+    """
+    i = 0
+    bit = 1
+    for b in range(3):
+        if need >> b & 1:
+            if flags >> b & 1:
+                i |= bit
+            bit <<= 1
+    return i
+
+
 @njit(cache=True)
-def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mask):
+def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mask, flag_tab):
     """Classes (signature rows, weights of ``ways``'s dtype) of every vector of group ``g``.
 
     ``ways[i, c]`` is the weight of holding ``c`` tiles of the group's kind ``i`` (9 for a
     suit, 7 honours), 0 where it cannot be held; ``hon`` holds the honour group's rows by
-    base-5 index. Row 0 of a signature is the tile count.
+    base-5 index, ``flag_tab`` the suits' flagged rows (:mod:`mjsim.tables.flagged`; the
+    honours' come from the kernel's own DP). Row 0 of a signature is the tile count.
     """
     nd = 9 if g < HONOUR else 7
     keys, weights, table = _new_store(L, 1024, ways)
@@ -228,6 +268,11 @@ def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_ma
     row = np.zeros(L, dtype=np.int8)
     hrow = np.empty(N_COLS, dtype=np.int64)
     dig = np.zeros(nd, dtype=np.int64)
+    # the honour group's flagged rows: the kernel's DP on a hand of these honours
+    hand = np.zeros(34, dtype=np.uint8)
+    no_wild = np.zeros(34, dtype=np.bool_)
+    caps = np.full(34, 4, dtype=np.int64)
+    frow = np.empty((constrained.MAX_NEED + 1, 2, N_FLAGS), dtype=np.int64)
     total = 5 ** nd
     for idx in range(total):
         x = idx
@@ -292,6 +337,21 @@ def _group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_ma
                 row[off] = 0 if g == HONOUR else dig[1] + dig[4] + dig[7]
             elif kind == G_HON:
                 row[off] = c if g == HONOUR else 0
+            elif kind == G_FLAG:  # a: the flags needed, b: a 中 pair counts as a pung
+                if g == HONOUR:
+                    for i in range(nd):
+                        hand[27 + i] = dig[i]
+                    constrained._honour_rows(hand, honour_mask, no_wild, caps, b, melds, frow)
+                for m in range(melds + 1):
+                    for p in range(2):
+                        for f in range(N_FLAGS):
+                            if f & ~a:
+                                continue
+                            if g == HONOUR:
+                                v = frow[m, p, f]
+                            else:
+                                v = np.int64(flag_tab[idx, (m * 2 + p) * N_FLAGS + f])
+                            row[off + (m * 2 + p) * (_pack(a, a) + 1) + _pack(f, a)] = min(v, U)
         keys, weights, table, n = _insert(keys, weights, table, n, row, w, L)
     return keys[:n].copy(), weights[:n].copy()
 
@@ -313,6 +373,51 @@ def _minplus(a, ao, b, bo, m, U):
         best0 = min(best0, a0 + b0)
         best1 = min(best1, a0 + b[j + 1], a[i + 1] + b0)
     return best0, best1
+
+
+@njit(cache=True, inline="always")
+def _n_empty(min_suits):
+    """How many counts of empty suits a flagged state keeps: at most 0 … 3 − ``min_suits``
+    of the three suits empty (one, not counted, without a suit condition).
+
+    >>> _n_empty(2), _n_empty(3), _n_empty(0)        # hongzhong112, ne_alt, no condition
+    (2, 1, 1)
+    """
+    return 1 if min_suits == 0 else 4 - min_suits
+
+
+@njit(cache=True)
+def _flag_merge(state, so, grp, go, n_flags, min_suits, suit, melds, U, out, final):
+    """The flagged feature of ``out``: ``state``'s (at ``so``) joined with a group's flagged
+    rows (at ``go``; ``suit``: the group is a suit). Entry (m, p, F, e) is the fewest tiles
+    for m melds, p pairs, at least the flags F and at most e empty suits, so it is the min
+    over the splits of m and p, and of F into the state's part and the group's. Flag sets
+    are packed (:func:`_pack`: ``n_flags`` subsets of the flags needed), which keeps
+    subsets and differences. With ``final`` only the entry the cost reads: (``melds``, 1,
+    every flag, the most empties)."""
+    n_e = _n_empty(min_suits)
+    counted = suit and min_suits > 0
+    for m in range(melds if final else 0, melds + 1):
+        for p in range(1 if final else 0, 2):
+            for f in range(n_flags - 1 if final else 0, n_flags):
+                for e in range(n_e - 1 if final else 0, n_e):
+                    best = np.int64(U)
+                    for m1 in range(m + 1):
+                        for p1 in range(p + 1):
+                            # the group's part is empty: one more empty suit
+                            e1 = e - 1 if counted and m1 == m and p1 == p else e
+                            if e1 < 0:
+                                continue
+                            a = so + (m1 * 2 + p1) * n_flags * n_e + e1
+                            b = go + ((m - m1) * 2 + p - p1) * n_flags
+                            sub = f  # the state's part of the flags
+                            while True:
+                                best = min(best, np.int64(state[a + sub * n_e])
+                                           + grp[b + (f ^ sub)])
+                                if sub == 0:
+                                    break
+                                sub = (sub - 1) & f
+                    out[so + ((m * 2 + p) * n_flags + f) * n_e + e] = best
 
 
 @njit(cache=True)
@@ -364,8 +469,10 @@ def _merge(state, grp, g, feats, melds, U, out, final):
                 out[so] = twos
                 out[so + 1] = min(np.int64(state[so + 1]) + grp[go + 1], a - twos)
                 out[so + 2] = min(np.int64(state[so + 2]) + grp[go + 2], 2 * a + 1)
-        else:  # F_ADD, a: cap
+        elif kind == F_ADD:  # a: cap
             out[so] = state[so] if skip else min(np.int64(state[so]) + grp[go], a)
+        else:  # F_FLAG, a: the flag sets, b: the suits needed
+            _flag_merge(state, so, grp, go, a, feats[f, 5], g != HONOUR, melds, U, out, final)
 
 
 @njit(cache=True)
@@ -378,6 +485,8 @@ def _cost(state, cspec, melds, U):
             v = np.int64(state[so + 2 * melds + 1])
         elif kind == C_SCALAR:
             v = np.int64(state[so])
+        elif kind == C_FLAG:  # a: the flag sets, b: the suits needed (the last entry)
+            v = np.int64(state[so + (2 * melds + 2) * a * _n_empty(b) - 1])
         elif kind == C_PAIRS:  # a: pairs wanted, b: plus one single (八对)
             twos = np.int64(state[so])
             overlap = 2 * twos + state[so + 1]
@@ -394,20 +503,34 @@ def _cost(state, cspec, melds, U):
 
 
 @njit(cache=True)
-def _step(skeys, sw, gkeys, gw, g, n_max, feats, melds, U, L, max_states):
-    """Merge every state with every group class (at most ``n_max`` tiles in all)."""
+def _step(skeys, sw, gkeys, gw, g, first_g, n_max, feats, melds, U, L, max_states):
+    """Merge every state with every group class (at most ``n_max`` tiles in all). With
+    ``first_g`` ≥ 0, the one state is first merged with each class as group ``first_g``:
+    two groups of the same classes whose merge is symmetric, each pair of classes taken
+    once (twice the weight for two different classes)."""
+    pair = first_g >= 0
+    n_rows = gkeys.shape[0] if pair else skeys.shape[0]
     cap = 1024
-    while cap < 2 * skeys.shape[0]:
+    while cap < 2 * n_rows:
         cap *= 2
     keys, weights, table = _new_store(L, cap, sw)
     n = 0
+    first = np.zeros(L, dtype=np.int8)
     out = np.zeros(L, dtype=np.int8)
-    for i in range(skeys.shape[0]):
-        for j in range(gkeys.shape[0]):
-            if np.int64(skeys[i, 0]) + gkeys[j, 0] > n_max:
+    for i in range(n_rows):
+        if pair:
+            _merge(skeys[0], gkeys[i], first_g, feats, melds, U, first, False)
+            state, w_state = first, sw[0] * gw[i]
+        else:
+            state, w_state = skeys[i], sw[i]
+        for j in range(i if pair else 0, gkeys.shape[0]):
+            if np.int64(state[0]) + gkeys[j, 0] > n_max:
                 continue
-            _merge(skeys[i], gkeys[j], g, feats, melds, U, out, False)
-            keys, weights, table, n = _insert(keys, weights, table, n, out, sw[i] * gw[j], L)
+            _merge(state, gkeys[j], g, feats, melds, U, out, False)
+            w = w_state * gw[j]
+            if pair and j > i:
+                w += w
+            keys, weights, table, n = _insert(keys, weights, table, n, out, w, L)
             if n > max_states:
                 return keys[:0].copy(), weights[:0].copy(), False
     return keys[:n].copy(), weights[:n].copy(), True
@@ -454,25 +577,14 @@ class _Layout:
     honours_first: bool
     size: int
     has_pairs: bool
+    flagged: bool
 
 
-def _layout(comp, rules: RuleSet, wild_of: np.ndarray | None) -> _Layout:
+def _layout(comp, rules: RuleSet) -> _Layout:
     melds = comp.melds
     size = 3 * melds + 2
     R = 2 * (melds + 1)
     fams = [tuple(int(x) for x in row) for row in comp.families]
-    bad = [rules.families[i] for i, row in enumerate(fams) if row[0] == K.CONSTRAINED]
-    hidden = rules.wild != "none" and wild_of is None
-    if hidden or bad:
-        why = []
-        if bad:
-            why.append(f"its families have shape conditions ({bad[0].constraint or 'conditioned'}:"
-                       " pung / chow / terminal / suit tests) that per-suit classes do not carry")
-        if hidden:
-            why.append(f"its wildcards ({rules.wild}) are not turned up at the deal, which the "
-                       "deal-time enumeration does not model")
-        raise ExactUnsupported(f"exact_shanten cannot handle rule set {rules.id!r}: "
-                               + "; and ".join(why))
     gspec: list[list[int]] = []
     g_off = 1
     g_rows: dict[tuple[int, int], int] = {}
@@ -492,15 +604,21 @@ def _layout(comp, rules: RuleSet, wild_of: np.ndarray | None) -> _Layout:
                 return row[1]
         off = g_off
         gspec.append([kind, off, a, b])
-        g_off += 3 if kind == G_PAIRS else 1
+        g_off += 3 if kind == G_PAIRS else R * (_pack(a, a) + 1) if kind == G_FLAG else 1
         return off
 
     # features of one block (a block per possible void suit)
     block: list[tuple] = []  # (feature kind, group offset, param, cost kind, cost params, init)
+    flagged: list[tuple[int, int, int]] = []  # (group offset, flags needed, suits needed)
     honours_first = False
     has_pairs = False
-    for form, pair, flag, *_ in fams:
-        if form in (K.STANDARD, K.ALL_PUNGS):
+    for form, pair, flag, need, red_pair, min_suits in fams:
+        if form == K.CONSTRAINED:
+            if melds > FLAG_MELDS:
+                raise ExactUnsupported(f"shape conditions with {melds} melds: the flagged "
+                                       f"tables stop at {FLAG_MELDS}")
+            flagged.append((gscalar(G_FLAG, need, red_pair), need, min_suits))
+        elif form in (K.STANDARD, K.ALL_PUNGS):
             block.append(("row", grow(1 if form == K.ALL_PUNGS else 0, pair)))
         elif form == K.ONE_SUIT:
             block.append(("min", gscalar(G_ONESUIT, pair)))
@@ -557,6 +675,14 @@ def _layout(comp, rules: RuleSet, wild_of: np.ndarray | None) -> _Layout:
                 cspec.append([C_ADD, s_off, item[2], 0, 0, 0])
                 init += [0]
                 s_off += 1
+    for g_flag, need, min_suits in flagged:  # the kernel reads no void suit here
+        n_flags = _pack(need, need) + 1
+        feats.append([F_FLAG, s_off, g_flag, -1, n_flags, min_suits])
+        cspec.append([C_FLAG, s_off, n_flags, min_suits, 0, 0])
+        n_e = _n_empty(min_suits)  # the empty target holds no flag and leaves every suit empty
+        entries = R * n_flags * n_e
+        init += [0] * n_e + [-1] * (entries - n_e)
+        s_off += entries
     if not cspec:
         raise ExactUnsupported(f"rule set {rules.id!r} has no family a dealt hand can reach")
 
@@ -568,7 +694,8 @@ def _layout(comp, rules: RuleSet, wild_of: np.ndarray | None) -> _Layout:
 
     return _Layout(gspec=arr(gspec), g_len=g_off, feats=arr(feats), s_len=s_off,
                    cspec=arr(cspec), init=np.array(init, dtype=np.int64),
-                   honours_first=honours_first, size=size, has_pairs=has_pairs)
+                   honours_first=honours_first, size=size, has_pairs=has_pairs,
+                   flagged=bool(flagged))
 
 
 # --------------------------------------------------------------------------------------
@@ -688,17 +815,18 @@ def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info
     of one result. ``info["roundings"]``: at most this many roundings on any float weight's
     way (a product per merge, and the sums into one entry, at most |states|·|classes|)."""
     t = load_tables()
+    flag_tab = load_flagged() if lay.flagged else _NO_FLAGS
     melds = comp.melds
     groups = [0, 1, 2] + ([HONOUR] if comp.honour_mask.any() else [])
-    classes = {}
+    classes, class_keys = {}, {}
     for g in groups:
         rows = weights[27:] if g == HONOUR else weights[9 * g: 9 * g + 9]
-        key = (g == HONOUR, rows.tobytes(), U)
+        key = class_keys[g] = (g == HONOUR, rows.tobytes(), U)
         if key not in cache:
             partial = g == HONOUR and not comp.honour_mask.all()
             hon = _partial_honour_rows(comp.honour_mask) if partial else t.honour
             cache[key] = _group_classes(g, rows, n_max, lay.gspec, lay.g_len, U, melds,
-                                        t.std, t.pung, hon, comp.honour_mask)
+                                        t.std, t.pung, hon, comp.honour_mask, flag_tab)
         gk, gw = cache[key]
         classes[g] = gk, gw.astype(dtype, copy=False)
     info["group_classes"] = {("mpsz"[g]): int(classes[g][0].shape[0]) for g in groups}
@@ -706,16 +834,27 @@ def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info
         order = ([HONOUR] if HONOUR in groups else []) + [0, 1, 2]
     else:  # the group with the fewest classes goes last (the join that is not stored)
         order = sorted(groups, key=lambda g: -classes[g][0].shape[0])
+        if lay.flagged:
+            # the last join pairs states and classes of exactly n tiles, a stored merge
+            # all those of at most n: with flagged rows (a costly merge) most go last
+            order = order[1:] + order[:1]
     init = np.where(lay.init < 0, U, lay.init).astype(np.int8)
     skeys = init[None, :].copy()
     sw = np.ones(1, dtype=dtype)
     info["states"] = []
     info["roundings"] = 0
-    for g in order[:-1]:
+    # the first two groups in one step when their classes are the same and no feature
+    # tells them apart (a void suit's)
+    pair = class_keys[order[0]] == class_keys[order[1]] and (lay.feats[:, 3] < 0).all()
+    for k, g in enumerate(order[:-1]):
         gk, gw = classes[g]
-        info["roundings"] += skeys.shape[0] * gk.shape[0] + 1
-        skeys, sw, ok = _step(skeys, sw, gk, gw, g, n_tiles, lay.feats, melds, U, lay.s_len,
-                              max_states)
+        info["roundings"] += (gk.shape[0] if pair and k == 1 else skeys.shape[0]) * \
+            gk.shape[0] + 1
+        if pair and k == 0:
+            continue  # merged with the next group
+        first_g = order[0] if pair and k == 1 else -1
+        skeys, sw, ok = _step(skeys, sw, gk, gw, g, first_g, n_tiles, lay.feats, melds, U,
+                              lay.s_len, max_states)
         if not ok:
             raise _Intractable(f"more than {max_states:,} merged states (raise max_states)")
         info["states"].append(int(skeys.shape[0]))
@@ -728,6 +867,9 @@ def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info
 class _Intractable(Exception):
     """A run the engine gives up on (its message is the result's ``reason``)."""
 
+
+#: the flagged table of a layout without shape conditions (never read)
+_NO_FLAGS = np.zeros((1, FLAG_COLS), dtype=np.uint8)
 
 #: the wrapping weights of every run (their counts are exact modulo 2^bits)
 _WRAP = np.uint64
@@ -798,6 +940,13 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
     (True, 30272892727798084)
     >>> sum(r.by_wild[4].values()) == 124 * math.comb(119, 10)  # all four 百搭 held
     True
+
+    Shape conditions are counted as the kernel reads them (ne_alt: 叉, a terminal or
+    honour, three suits; its 宝 is not known at the deal):
+
+    >>> r = exact_shanten("ne_alt", 14)
+    >>> r.total == math.comb(136, 14), r.counts[-1]
+    (True, 2984254352640)
     """
     rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
     comp = compile_rules(rules)
@@ -806,7 +955,7 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
     if not 0 <= n_tiles <= rules.hand_size + 1:
         raise ValueError(f"n_tiles must be 0–{rules.hand_size + 1}, got {n_tiles}")
     wild_of = _wild_of(rules)
-    lay = _layout(comp, rules, wild_of)
+    lay = _layout(comp, rules)
     copies = _wall(comp, wall)
     T = int(copies.sum())
     total = math.comb(T, n_tiles) * (1 if wild_of is None else T - n_tiles)
@@ -814,7 +963,7 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
     t0 = time.perf_counter()
     # wild tiles held are free, so the other tiles' costs run higher by as many
     most_held = max(n_tiles - n for _, n, _ in runs)
-    U = min(lay.size + 1, (8 if lay.has_pairs else 10) + most_held)
+    U = min(lay.size + 1, (8 if lay.has_pairs else 11 if lay.flagged else 10) + most_held)
     by_wild: dict[int, dict[int, int]] = {}
     cache: dict[tuple, tuple] = {}
     info: dict[str, Any] = {}
