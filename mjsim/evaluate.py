@@ -25,8 +25,8 @@ from .kernels import shanten as K
 from .kernels.features import first_bad_row
 from .notation import NotationError, parse_hand
 from .rules import RuleSet, load_rules
-from .tables.flagged import CHOW, PUNG, YAO, load_flagged
-from .tables.flagged import N_COLS as FLAG_COLS
+from .tables.flagged import CHOW, PUNG, YAO
+from .tables.flagged_merged import load_flag_tables, no_flag_tables
 from .tables.merged import load_merged
 from .tables.suits import INF, load_tables
 from .tiles import N_KINDS, Hand, kind, name
@@ -80,7 +80,7 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
     t, g = load_tables(), load_merged()
     honours = bool(kinds[27:].any())
     conditioned = any(r[0] == K.CONSTRAINED for r in rows)
-    flagged = load_flagged() if conditioned else np.zeros((1, FLAG_COLS), dtype=np.uint8)
+    flagged = load_flag_tables() if conditioned else no_flag_tables()
     return Compiled(
         rules=rules,
         families=np.array(rows, dtype=np.int64).reshape(-1, K.FAMILY_COLUMNS),
@@ -88,9 +88,9 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
         kind_mask=kinds,
         honour_mask=kinds[27:].copy(),
         void=-1 if any(f.void_suit for f in rules.families) else -2,
-        tables=(t.std, t.pung, t.honour if honours else K.no_honours(), flagged, g.suit_info,
+        tables=(t.std, t.pung, t.honour if honours else K.no_honours(), g.suit_info,
                 g.honour_info if honours else np.array([g.no_honour_info], dtype=np.int64),
-                *g.pairs, g.vectors),
+                *g.pairs, g.vectors, *flagged),
     )
 
 

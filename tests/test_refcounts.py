@@ -18,7 +18,7 @@ CHILD = r"""
 import gc, json
 import numpy as np
 from numba.core.runtime import rtsys
-from mjsim.evaluate import shanten_batch
+from mjsim.evaluate import shanten, shanten_batch
 from mjsim.efficiency import ukeire, waits, waits_batch
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
@@ -33,7 +33,8 @@ def run():
     for i in range(hands.shape[0]):  # suit tiles only: every rule set has them
         np.add.at(hands[i], rng.choice(108, 13, replace=False) // 4, 1)
     shanten_batch(hands, "generic")
-    shanten_batch(hands, "hongzhong112")  # the shape conditions' group DP allocates
+    shanten_batch(hands, "hongzhong112")  # the shape conditions' merged tables
+    shanten("[111m] 1m234p567p789s", "hongzhong112")  # capped: their group DP allocates
     waits_batch(hands, "generic")
     # exposed melds cap the concealed part: rows computed by DPs that allocate
     waits("1112345678m[999m]", "generic")

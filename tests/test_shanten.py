@@ -40,8 +40,12 @@ from hypothesis import strategies as st
 
 import naive as NV
 from mjsim import list_rules, load_rules, parse_hand, to_compact
-from mjsim.evaluate import is_win, shanten, shanten_batch
+from mjsim.evaluate import compile_rules, is_win, shanten, shanten_batch
+from mjsim.evaluate import meld_flags as hand_meld_flags
+from mjsim.kernels import constrained
+from mjsim.kernels import shanten as K
 from mjsim.kernels.shanten import IMPOSSIBLE
+from mjsim.tables.flagged_merged import MAX_TILES, load_flag_tables
 from mjsim.tables.suits import INF as TABLE_INF
 from mjsim.tables.suits import N_PAIR, load_tables, suit_index
 from mjsim.tiles import Hand, Meld, kind, name
@@ -415,6 +419,90 @@ def test_fifth_copy_through_exposed_melds_constrained(rules_id):
     hand = parse_hand(CAP_HAND, rules)  # P, C, Y and S all met; the wait is a 5th 1m
     assert NV.naive_shanten(hand.counts, rules, melds=hand.melds) == 1
     assert shanten(hand, rules) == 1
+
+
+# --------------------------------------------------------------------------- shape conditions:
+# the merged tables' path (mjsim.kernels.constrained.table_cost) against the group DP that
+# the tests above check against brute force, and with exposed melds against brute force
+
+
+def _base5(counts, first, last):
+    return sum(int(counts[k]) * 5**(k - first) for k in range(first, last + 1))
+
+
+def test_constrained_tables_match_dp():
+    """table_cost == the DP (rows read, not capped) on random natural hands of up to
+    MAX_TILES tiles from random kind pools, with random exposed-meld bits, melds needed,
+    conditions (flags, 中 pair, 0–3 suits) and honour kinds (all, 中 only, none): the
+    table path reads every honour kind, the DP only the rule set's."""
+    t = load_flag_tables()
+    work = constrained.make_work()
+    caps = np.full(34, 4, dtype=np.int64)
+    no_wild = np.zeros(34, dtype=np.bool_)
+    rng = np.random.default_rng(seed_of("constrained tables"))
+    masks = [np.ones(7, np.bool_), np.eye(7, dtype=np.bool_)[6], np.zeros(7, np.bool_)]
+    bits = (1, 4, 8, 16, constrained.HAS_PUNG_MELD, constrained.HAS_YAO_MELD)
+    checked = 0
+    for _ in range(6_000 if FULL else 1_500):
+        honour_mask = masks[rng.integers(3)]
+        kinds = [k for k in range(34) if k < 27 or honour_mask[k - 27]]
+        pool = rng.choice(kinds, int(rng.integers(3, len(kinds) + 1)), replace=False)
+        left = np.zeros(34, dtype=np.int64)
+        left[pool] = 4
+        counts = draw(rng, left, int(rng.integers(0, min(MAX_TILES, left.sum()) + 1)))
+        counts = counts.astype(np.uint8)
+        meld_bits = sum(b for b in bits if rng.random() < 0.3)
+        need, flags = int(rng.integers(0, 5)), int(rng.integers(0, 8))
+        red, min_suits = int(rng.integers(0, 2)), int(rng.integers(0, 4))
+        index = [_base5(counts, 9 * g, 9 * g + 8) for g in range(3)] + [_base5(counts, 27, 33)]
+        got = constrained.table_cost(*index, meld_bits, need, flags, red * int(honour_mask[6]),
+                                     min_suits, t)
+        want = constrained.constrained_cost(counts, no_wild, honour_mask, caps, False, meld_bits,
+                                            need, flags, red, min_suits, t.suit_ids,
+                                            t.suit_rows, work)
+        assert got == want, (to_compact(Hand(counts=counts)), honour_mask.tolist(), meld_bits,
+                             need, flags, red, min_suits)
+        checked += 1
+    assert checked >= 1_500
+
+
+def test_constrained_beyond_the_tables_falls_back():
+    """Two suits of more than MAX_TILES natural tiles are past the merged pairs: the kernel
+    takes the DP (here a hand of 17 tiles, which the facade refuses for 红中)."""
+    comp = compile_rules(load_rules("hongzhong112"))
+    t = load_flag_tables()
+    counts = parse_hand("111222333m4445556p7z", "caishen16").counts
+    index = [_base5(counts, 9 * g, 9 * g + 8) for g in range(3)] + [_base5(counts, 27, 33)]
+    assert constrained.table_cost(*index, 0, 4, 7, 1, 2, t) == constrained.NOT_TABLED
+    no_wild = np.zeros(34, dtype=np.bool_)
+    caps = np.full(34, 4, dtype=np.int64)
+    dp = constrained.constrained_cost(counts, no_wild, comp.honour_mask, caps, False, 0, 4, 7, 1,
+                                      2, t.suit_ids, t.suit_rows, constrained.make_work())
+    got = K.hand_cost(counts, 0, 0, -2, comp.families, comp.melds, comp.kind_mask,
+                      comp.honour_mask, no_wild, caps, comp.tables, K.make_scratch())
+    assert got == dp == 0
+
+
+@pytest.mark.parametrize("rules_id", CONSTRAINT_RULES)
+def test_constrained_exposed_melds_in_batch_vs_naive(rules_id):
+    """Exposed melds given as ``meld_flags`` (the batch's and the game engine's call: the
+    melds' copies do not cap the target) take the table path: against the definition
+    with the same cap, wildcards or not."""
+    rules = load_rules(rules_id)
+    rng = np.random.default_rng(seed_of("constrained melds", rules_id))
+    checked = 0
+    for wild in (None, int(rng.choice(NV.wall_kinds(rules)))):
+        for counts, melds in make_cases(rng, rules, 3 * (N_VARIANT // 2), wild):
+            if not melds:
+                continue
+            hand = parse_hand(hand_string(counts, melds), rules)
+            got = _one(rules, counts, n_melds=len(melds), meld_flags=hand_meld_flags(hand),
+                       wild=None if wild is None else [wild])
+            want = NV.naive_shanten(counts, rules, melds=melds, count_meld_copies=False,
+                                    wild_kinds=() if wild is None else (wild,))
+            assert got == want, (hand_string(counts, melds), wild, got, want)
+            checked += 1
+    assert checked >= N_VARIANT // 2
 
 
 # --------------------------------------------------------------------------- exhaustive

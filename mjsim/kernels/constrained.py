@@ -2,12 +2,34 @@
 
 A condition set asks the whole hand (concealed target plus exposed melds) for some of:
 a pung or kong (``PUNG``; a 中 pair may stand for it), a chow (``CHOW``), a terminal or
-honour tile (``YAO``), and tiles of at least ``min_suits`` suits. Each suit contributes a
-row of :mod:`mjsim.tables.flagged` (fewest tiles for m melds, p pairs and *at least*
-flags F); the honours get the same row from a small DP over their kinds. A DP over the
-four groups then tracks (melds, pair, flags met, suits used) and keeps the cheapest
-state that meets every condition. Exact because every target splits into its groups'
-parts and each part's flags are covered by some F of its row.
+honour tile (``YAO``), and tiles of at least ``min_suits`` suits. Each group (suit or
+honours) has a row of :mod:`mjsim.tables.flagged`: the fewest tiles for m melds, p pairs
+and *at least* the flags F.
+
+Fast path (:func:`table_cost`, after the merged vectors of the standard family): the
+suits' and honours' rows are reduced to ids and merged two by two in advance
+(:mod:`mjsim.tables.flagged_merged`): a left pair of two suits and a right pair of the
+third suit with the honours, each merged row keeping the flags (at least) and how many of
+its suits are non-empty. A hand then costs four id reads, two pair reads and a join of
+the two merged rows over the melds split, the pair's side, the wanted flags split
+(``F`` on the left, the rest on the right) and the suit count split; the join without
+flags is a lower bound (met by three random hands in four), where the splits stop.
+Exposed melds give flags and suits, and the suits take their sides so that the left
+pair's two are both still to count or both present already. Exact because every target
+splits into its groups' parts, each part's flags are covered by some F of its row, and a
+suit is present exactly when its part is non-empty. The honour rows allow every honour
+kind: where a rule set has fewer (红中: 7z alone), a target group on an absent kind can
+move at no more cost to a terminal kind the target leaves free, with the same flags
+(the caller drops the 中 pair's pung where there is no 中).
+
+Fallback (:func:`constrained_cost`): a DP over the four groups that tracks (melds, pair,
+flags met, suits used) and keeps the cheapest state meeting every condition. It serves
+the hands the tables do not: kinds capped by exposed melds (rows computed under the
+caps), a 定缺 suit, and hands beyond the merged pairs'
+:data:`mjsim.tables.flagged_merged.MAX_TILES` natural tiles.
+
+Wildcards are free tiles on both paths: their kinds count as absent in the rows and the
+caller subtracts the wildcards held from the cost.
 """
 
 from __future__ import annotations
@@ -16,12 +38,14 @@ import numpy as np
 from numba import njit
 
 from ..tables.flagged import CHOW, N_FLAGS, PUNG, YAO
+from ..tables.flagged_merged import MAX_NEED, NO_PAIR, vector_index
 from ..tables.suits import INF
 from .jit import njit_counted
 
-MAX_NEED = 4
 HAS_PUNG_MELD = 128
 HAS_YAO_MELD = 256
+#: what :func:`table_cost` returns for a hand beyond the merged pairs
+NOT_TABLED = -1
 
 
 @njit(cache=True)
@@ -144,14 +168,113 @@ def _suit_rows_capped(counts, wild_mask, caps, g, need, out):
     _at_least(dp[0, 0], need, out)
 
 
-@njit_counted
-def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, suits_exposed,
-                     need, need_flags, red_pair, min_suits, flag_tab, work):
-    """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions.
+@njit(cache=True, inline="always")
+def _exposed_flags(meld_flags):
+    """The flags (``PUNG | CHOW | YAO``) the exposed melds give, and how many suits."""
+    have = 0
+    if meld_flags & HAS_PUNG_MELD:
+        have |= PUNG
+    if meld_flags & 1:  # a chow among the exposed melds
+        have |= CHOW
+    if meld_flags & HAS_YAO_MELD:
+        have |= YAO
+    n_suits = 0
+    for s in range(3):
+        n_suits += (meld_flags >> (2 + s)) & 1  # the kernel's SUIT_M, SUIT_P, SUIT_S bits
+    return have, n_suits
 
-    ``need_flags`` is a set of ``PUNG | CHOW | YAO``; ``suits_exposed`` the suit bits
-    (1, 2, 4 for m, p, s) of the exposed melds; ``meld_flags`` their kernel bits; with
-    ``capped`` the suit rows are computed under ``caps`` instead of read from the table.
+
+@njit(cache=True, inline="always")
+def _join(left, right, left_count, right_count, left_flags, right_flags, need):
+    """The cheapest split of ``need`` melds and the pair between a left and a right merged
+    row, each part with at least its flags and its count of non-empty suits: lane x of the
+    left block (m melds, p pairs) meets lane x of the right block from (need, 1) on, which
+    holds (need - m, 1 - p)."""
+    lb = vector_index(max(left_count, 1) - 1, left_flags, 0, 0, False)  # 0: one suit or more
+    rb = vector_index(right_count, right_flags, need, 1, True)
+    best = INF
+    if left_count == 0 and left_flags == 0:  # the left part empty
+        best = np.int64(right[rb])
+    for m in range(MAX_NEED + 1):  # a fixed bound and a break: LLVM leaves it scalar
+        if m > need:
+            break
+        x = 2 * m
+        best = min(best, np.int64(left[lb + x]) + right[rb + x],
+                   np.int64(left[lb + x + 1]) + right[rb + x + 1])
+    return best
+
+
+@njit(cache=True)
+def table_cost(i_m, i_p, i_s, i_z, meld_flags, need, need_flags, red, min_suits, tabs):
+    """Fewest tiles missing for ``need`` melds and a pair meeting the conditions, from the
+    groups' base-5 indices (wildcards left out) through the merged tables ``tabs``
+    (:class:`mjsim.tables.flagged_merged.FlagTables`); every kind's four copies free.
+    :data:`NOT_TABLED` when two groups hold more natural tiles than the tables cover.
+
+    ``need_flags`` is a set of ``PUNG | CHOW | YAO``, ``red`` (0/1) whether a 中 pair
+    stands for a pung, ``meld_flags`` the exposed melds' kernel bits.
+    """
+    if need > MAX_NEED:
+        return INF
+    have, n_exposed = _exposed_flags(meld_flags)
+    want = need_flags & ~have
+    wanted_suits = max(min_suits - n_exposed, 0)
+    # the right pair's suit: the exposed one, or the unexposed one when two are exposed,
+    # so that the left pair's two suits are both counted or both not
+    right = 2
+    for s in range(3):
+        exposed = (meld_flags >> (2 + s)) & 1
+        if (n_exposed == 1 and exposed) or (n_exposed == 2 and not exposed):
+            right = s
+    left_countable = 2 if n_exposed <= 1 else 0  # the suits each pair can count
+    right_countable = min(1 if n_exposed % 2 == 0 else 0, wanted_suits)
+    i_a = i_m if right != 0 else i_s
+    i_b = i_p if right != 1 else i_s
+    i_c = i_m if right == 0 else i_p if right == 1 else i_s
+    a = np.int64(tabs.suit_ids[i_a])
+    b = np.int64(tabs.suit_ids[i_b])
+    a, b = min(a, b), max(a, b)
+    if b >= tabs.left_stop[a]:
+        return NOT_TABLED
+    right_id = tabs.right_pairs[tabs.honour_ids[red, i_z], tabs.suit_ids[i_c]]
+    if right_id == NO_PAIR:
+        return NOT_TABLED
+    lv = tabs.left_vectors[tabs.left_pairs[tabs.left_start[a] + b - a]]
+    rv = tabs.right_vectors[right_id]
+    # the suits wanted split between the pairs (at most two ways). A first pass joins
+    # without the flags: a lower bound, which most hands meet; the second splits the
+    # flags wanted between the pairs (all on the left, the subsets, none) until it meets it
+    bound = INF
+    for flagged in range(2):
+        best = INF
+        for right_count in range(right_countable + 1):
+            left_count = wanted_suits - right_count
+            if left_count > left_countable:
+                continue
+            flags = want if flagged else 0
+            while True:
+                best = min(best, _join(lv, rv, left_count, right_count, flags,
+                                       want & ~flags if flagged else 0, need))
+                if flagged and best <= bound:
+                    return best
+                if flags == 0:
+                    break
+                flags = (flags - 1) & want
+        if want == 0 or best >= INF:
+            break
+        bound = best
+    return min(best, INF)
+
+
+@njit_counted
+def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, need,
+                     need_flags, red_pair, min_suits, suit_ids, suit_rows, work):
+    """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions,
+    by the group DP (see the module docstring).
+
+    ``need_flags`` is a set of ``PUNG | CHOW | YAO``; ``meld_flags`` the exposed melds'
+    kernel bits; a suit vector's flagged row is ``suit_rows[suit_ids[index]]``, or with
+    ``capped`` it is computed under ``caps``.
     """
     if need < 0 or need > MAX_NEED:
         return INF
@@ -163,23 +286,15 @@ def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, s
         x = 0
         for k in range(9 * g + 8, 9 * g - 1, -1):
             x = x * 5 + (0 if wild_mask[k] else np.int64(counts[k]))
+        row = suit_rows[suit_ids[x]]
         for m in range(need + 1):
             for p in range(2):
                 for f in range(N_FLAGS):
-                    rows[g, m, p, f] = flag_tab[x, (m * 2 + p) * N_FLAGS + f]
+                    rows[g, m, p, f] = row[(m * 2 + p) * N_FLAGS + f]
     _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, rows[3])
-    have = 0
-    if meld_flags & HAS_PUNG_MELD:
-        have |= PUNG
-    if meld_flags & 1:  # a chow among the exposed melds
-        have |= CHOW
-    if meld_flags & HAS_YAO_MELD:
-        have |= YAO
+    have, n_suits = _exposed_flags(meld_flags)
     have &= need_flags
-    n_suits = 0
-    for s in range(3):
-        if suits_exposed >> s & 1:
-            n_suits += 1
+    suits_exposed = (meld_flags >> 2) & 7
     # lb[g, m, p]: the fewest tiles groups g.. need for m melds and p pairs, conditions
     # aside — a lower bound that lets the DP below drop hopeless states
     lb = np.full((5, need + 1, 2), INF, dtype=np.int64)

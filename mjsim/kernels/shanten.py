@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..tables.flagged_merged import FlagTables
 from ..tables.merged import ID_BITS, ID_MASK, STATS_SHIFT
 from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
@@ -60,6 +61,8 @@ MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CKONG = range(len(MELD_TYPES))
 
 #: returned when no hand of the family can be reached (e.g. 全求人 without four melds)
 IMPOSSIBLE = 99
+#: the standard tables at the head of ``tabs`` (see :func:`_hand_cost`)
+N_MERGED = 10
 
 _SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
 
@@ -293,7 +296,7 @@ def _only_cost(counts, wild_mask, kind_mask, form, size):
 
 @njit(cache=True)
 def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_mask,
-          wild_mask, caps, capped, rows, left, right, flag_tab, cwork):
+          wild_mask, caps, capped, rows, left, right, flag_tabs, cwork):
     """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
 
     ``rows[0]`` must hold the group rows of the chow-and-pung table and, for 碰碰胡,
@@ -304,10 +307,9 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
     if need < 0 or (void >= 0 and meld_flags & _SUIT_BITS[void]):
         return INF
     if form == CONSTRAINED:
-        suits = (meld_flags >> 2) & 7
         return constrained.constrained_cost(counts, wild_mask, honour_mask, caps, capped,
-                                            meld_flags, suits, need, family[3], family[4],
-                                            family[5], flag_tab, cwork)
+                                            meld_flags, need, family[3], family[4], family[5],
+                                            flag_tabs.suit_ids, flag_tabs.suit_rows, cwork)
     if form == SEVEN_PAIRS or form == EIGHT_PAIRS:
         if n_melds > 0:
             return INF
@@ -382,16 +384,19 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
                wild_mask, caps, tabs, rows, left, right, cwork, per_family):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
-    ``tabs`` is (chow-and-pung, all-pung, honour, flagged) tables, then the suit row infos,
-    honour row infos, the four pair merges and the merged vectors of
-    :mod:`mjsim.tables.merged`; when the rule set has no honours the honour table is the
+    ``tabs`` is the chow-and-pung, all-pung and honour tables, the suit row infos, honour
+    row infos, the four pair merges and the merged vectors of :mod:`mjsim.tables.merged`
+    (:data:`N_MERGED` arrays), then the arrays of the shape conditions'
+    :class:`mjsim.tables.flagged_merged.FlagTables` (one flat tuple: numba's parallel
+    loops do not take nested ones); when the rule set has no honours the honour table is the
     one-row :func:`no_honours` table and the honour infos the one word of that row. ``caps`` are
     the copies of each kind the concealed part may still hold (4 minus those in exposed
     melds). Common families read the tables directly; the rest, and capped hands, go
     through :func:`_cost` on copied or computed rows. Each family's own cost is left in
     ``per_family``.
     """
-    std_tab, pung_tab, hon_tab, flag_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs
+    std_tab, pung_tab, hon_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs[:N_MERGED]
+    flag_tabs = FlagTables(*tabs[N_MERGED:])
     i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
     if hon_info.shape[0] == 1:  # no honours: the one row of the empty target
         i3 = 0
@@ -402,8 +407,10 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
     # table paths: all four copies free, and no void suit or a given one. A rule set with
     # only some honour kinds may still read the full honour table: a target group on an
     # absent honour kind (cost 3 or 2) can always move to a suit kind the target leaves
-    # free, at no more cost. A given void suit reads as an empty suit, by the same argument
-    # (its tiles are surplus; two other suits have a kind free for any group it would take)
+    # free, at no more cost; under shape conditions a terminal kind, with the same flags (a
+    # target's five groups touch at most five of the six terminal kinds). A given void suit
+    # reads as an empty suit, by the same argument (its tiles are surplus; two other suits
+    # have a kind free for any group it would take)
     fast = void != -1 and not capped
     simple = fast and void == -2
     blocked = melds - n_melds < 0 or (void >= 0 and (meld_flags & _SUIT_BITS[max(void, 0)]) != 0)
@@ -425,8 +432,15 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
         form = families[f, 0]
         pair = families[f, 1]
         cost = INF
+        tabled = constrained.NOT_TABLED
+        red = families[f, 4] * np.int64(honour_mask[6])  # a 中 pair as a pung needs 中
+        if simple and form == CONSTRAINED and not blocked:
+            tabled = constrained.table_cost(i0, i1, i2, np.int64(i3), meld_flags, need,
+                                            families[f, 3], red, families[f, 5], flag_tabs)
         if blocked:
             pass
+        elif tabled != constrained.NOT_TABLED:
+            cost = tabled
         elif fast and form == STANDARD:
             cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
                               w_z & ID_MASK, need, pair)
@@ -485,7 +499,7 @@ def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, ho
             for v in range(first, last + 1):
                 cost = min(cost, _cost(counts, n_melds, meld_flags, v, families[f], melds,
                                        kind_mask, honour_mask, wild_mask, caps, capped, rows,
-                                       left, right, flag_tab, cwork))
+                                       left, right, flag_tabs, cwork))
         cost = INF if cost >= INF else max(cost - wild, 0)
         per_family[f] = cost
         best = min(best, cost)
@@ -507,7 +521,7 @@ def melds_cost(counts, wild_mask, honour_mask, tabs, need):
     ...  for h in ("123m555z", "123m55z", "12m4p")]
     [0, 1, 3]
     """
-    std_tab, pung_tab, hon_tab, flag_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs
+    std_tab, pung_tab, hon_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs[:N_MERGED]
     i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
     if hon_info.shape[0] == 1:
         i3 = 0

@@ -71,7 +71,7 @@ def _distinct(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``table`` (sorted) and each row's id among them."""
     rows = np.ascontiguousarray(table).view(np.dtype((np.void, table.shape[1]))).ravel()
     _, first, ids = np.unique(rows, return_index=True, return_inverse=True)
-    return table[first], ids.astype(np.uint16).ravel()
+    return table[first], ids.ravel()
 
 
 @njit(cache=True)

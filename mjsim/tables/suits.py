@@ -152,13 +152,14 @@ def _write_atomic(path: Path, write) -> None:
     os.replace(tmp, path)
 
 
-def cached_array(stem: Path, shape: tuple[int, ...], build) -> np.ndarray:
+def cached_array(stem: Path, shape: tuple[int, ...], build, dtype=np.uint8) -> np.ndarray:
     """``stem.npy`` if its shape, dtype and ``stem.sha256`` check out; else ``build()``,
     saved atomically (a read-only cache still gets a correct, rebuilt table)."""
     path, sig = stem.with_suffix(".npy"), stem.with_suffix(".sha256")
     if path.exists() and sig.exists():
         array = np.load(path)
-        if array.shape == shape and array.dtype == np.uint8 and _digest(array) == sig.read_text().strip():
+        if (array.shape == shape and array.dtype == dtype
+                and _digest(array) == sig.read_text().strip()):
             return array
     array = build()
     try:
