@@ -26,12 +26,12 @@ ENTRIES = {
         t = time.perf_counter()
         play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
     """,
-    "game + generic, dingque, 3 × shanghai, caishen16": """
+    "game + generic, dingque, 3 × shanghai, caishen16, hongzhong112, ne_alt": """
         from mjsim.game.play import play_rows
         play_rows("changsha", 0, 0, 16, "efficiency,value,cautious,efficiency")
         t = time.perf_counter()
         for rules in ("generic", "dingque", "shanghai_qhp", "shanghai_baida", "shanghai_qiaoma",
-                      "caishen16"):
+                      "caishen16", "hongzhong112", "ne_alt"):
             play_rows(rules, 0, 0, 16, "efficiency,value,cautious,efficiency")
     """,
     "shanten batch": """

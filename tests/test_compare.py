@@ -246,8 +246,8 @@ def test_cli_compare(tmp_path):
                               "--report", "/proc/x", "--json"])
     assert bad.exit_code == 2 and "cannot write /proc/x" in bad.output
     bad = runner.invoke(app, ["compare", "--rules", "hongzhong112",
-                              "--variant", "m: hrb_multi_ron=true"])
-    assert bad.exit_code == 2 and "does not play" in bad.output
+                              "--variant", "m: hrb_huanbao_trigger=sometimes"])
+    assert bad.exit_code == 2 and "hrb_huanbao_trigger" in bad.output
     sweep = runner.invoke(app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160",
                                 "--report", str(tmp_path / "rep")])
     assert sweep.exit_code == 0, sweep.output

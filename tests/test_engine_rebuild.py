@@ -149,19 +149,19 @@ def test_dingque_played(options):
 
 
 def test_each_engine_function_compiles_once(tmp_path):
-    """After played hands of seven rule sets and every bot, each numba function of the game
+    """After played hands of nine rule sets and every bot, each numba function of the game
     package has one compiled signature (cold cache, in a child process)."""
     code = textwrap.dedent("""
         import importlib, numba
         from mjsim.game.play import play_rows, play_wall, replay
         for rules in ("changsha", "generic", "dingque", "shanghai_qhp", "shanghai_baida",
-                      "shanghai_qiaoma", "caishen16"):
+                      "shanghai_qiaoma", "caishen16", "hongzhong112", "ne_alt"):
             play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
             replay(rules, 0, 3)
         bad = []
         n = 0
         for m in ("engine", "state", "bots", "scoring", "scoring.changsha", "scoring.generic",
-                  "scoring.shanghai", "scoring.caishen"):
+                  "scoring.shanghai", "scoring.caishen", "scoring.bao"):
             mod = importlib.import_module("mjsim.game." + m)
             for name, f in vars(mod).items():
                 if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == mod.__name__:

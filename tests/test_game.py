@@ -4,6 +4,8 @@ each situational win of RULES.md §2 (杠上开花, 杠上炮, 抢杠, 海底捞
 from __future__ import annotations
 
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from mjsim.game.scoring import changsha as CS
 from mjsim.game.state import MELD_PUNG, ST_BONUS
 from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.rules import RulesError, load_rules
+from mjsim.rules.model import FrozenDict
 from mjsim.sim.walls import DICE_STREAM, WallSpec, walls
 from scripted import build_wall, kinds
 
@@ -57,8 +60,10 @@ def test_piao_and_options_of_the_formula():
 
 
 def test_unsupported_rules_and_bots():
-    with pytest.raises(RulesError, match="does not play hongzhong112 yet"):
-        game_config(load_rules("hongzhong112"))
+    """A preset without a [game] table (every built-in one has one now) is refused."""
+    bare = dataclasses.replace(load_rules("generic"), game_spec=FrozenDict())
+    with pytest.raises(RulesError, match="does not play generic yet"):
+        game_config(bare)
     with pytest.raises(ValueError, match="unknown bot"):
         parse_bots("random")
 
@@ -174,6 +179,14 @@ OPTION_SETS = [
     ("shanghai_qiaoma", dict(sh_qm_hand_types="qhp", sh_qm_must_win=False,
                              sh_baopai=True)),
     ("caishen16", {}),
+    ("hongzhong112", {}),
+    ("hongzhong112", dict(hrb_multi_ron=True, hrb_chi_ting_any_seat=False,
+                          hrb_min_concealed_to_declare=7, hrb_red_pair_substitutes=False,
+                          hrb_ron_on_bao=True, hrb_huanbao_trigger="three_visible",
+                          hrb_edge_rule="single_wait", hrb_dafeng_exposed_pung=True,
+                          hrb_fenzhang=False, hrb_base=5, hrb_draw_doubles_next=True)),
+    ("ne_alt", {}),
+    ("ne_alt", dict(neb_three_suits=False, neb_menqing=False, neb_shoubayi_only_piao=False)),
     ("caishen16", dict(cai_caishen_rule="flipped_plus_one", cai_wild_in_melds=True,
                        cai_genfeng_growth="linear", cai_dihu_scope="first_round",
                        cai_stack_shuangfan=True, cai_selfdraw_double_scope="all", cai_maidi=1,
@@ -213,13 +226,20 @@ def test_invariants_after_every_hand(rules_id, options):
             for src in sources:
                 assert sum(rec[f"pay_{src}_{s}"] for s in range(4)) == 0
             assert rec["pay_0"] == sum(rec[f"pay_{src}_0"] for src in sources)
-            live = ws[i][st["head"]:st["tail"]]
+            # the live wall, and a reserve kept in place less its slots used (replacement
+            # and 分张 tiles, indicators turned face up)
+            used = [len(ws[i]) - 1 - r for r in range(reserve) if (st["reserved"] >> r) & 1]
+            inside = np.ones(len(ws[i]), dtype=bool)
+            inside[:st["head"]] = False
+            inside[st["tail"]:] = False
+            inside[used] = False
+            live = ws[i][inside]
             held = st["concealed"].sum(axis=0).astype(int) + st["seen"]
             total = held + np.bincount(live, minlength=42)[:34]
             assert (total[~bonus] == want[:34][~bonus]).all(), f"hand {i}: tiles not accounted for"
             assert (held[bonus] == 0).all() and (st["melded"][:, bonus] == 0).all()
             assert ((st["concealed"] + st["melded"]) <= 4).all()
-            gone = np.concatenate([ws[i][:st["head"]], ws[i][st["tail"]:]])
+            gone = ws[i][~inside]
             set_aside = st["status"][:, ST_BONUS].sum() + st["dead"]
             assert set_aside == spec.is_bonus[gone].sum()
             assert set_aside + spec.is_bonus[live].sum() == spec.is_bonus[spec.multiset].sum()

@@ -147,12 +147,9 @@ def _playable() -> list[RuleSet]:
 def game_config(rules: RuleSet | str) -> GameConfig:
     """The engine's view of ``rules`` (a rule set whose preset has a ``[game]`` table).
 
-    >>> game_config("hongzhong112")
-    Traceback (most recent call last):
-    ...
-    mjsim.rules.model.RulesError: the game engine does not play hongzhong112 yet (its preset \
-has no [game] table); playable: generic, dingque, changsha, changsha_classic_1980s, \
-changsha_transition_1990, caishen16, shanghai_qhp, shanghai_baida, shanghai_qiaoma
+    >>> g = game_config("hongzhong112")
+    >>> g.model, int(g.rules_arrays.cfg[V.RESERVE]), int(g.rules_arrays.cfg[V.INDICATOR_SLOT])
+    ('bao', 12, 7)
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
     scoring, engine, values = _values(rules)
@@ -171,11 +168,21 @@ changsha_transition_1990, caishen16, shanghai_qhp, shanghai_baida, shanghai_qiao
     if engine["wild"] == V.WILD_INDICATOR and spec.indicator != "tail":
         raise RulesError(f"rule set {rules.id!r}: [game] wild = \"indicator\" needs a wall "
                          f"that turns its indicator at the deal; this one's is {spec.indicator!r}")
+    if engine["wild"] == V.WILD_DECLARED_DRAW and spec.indicator != "reserved":
+        raise RulesError(f"rule set {rules.id!r}: [game] wild = \"declared_draw\" needs a wall "
+                         f"that keeps its indicator in reserve; this one's is "
+                         f"{spec.indicator!r}")
+    if not 0 <= engine["reserve_replace"] < spec.reserved or (
+            engine["reserve_replace"] > 0 and spec.indicator == "tail"):
+        raise RulesError(f"rule set {rules.id!r}: [game] reserve_replace must be 0 .. "
+                         f"{max(spec.reserved - 1, 0)} (the wall keeps {spec.reserved} tiles "
+                         f"in reserve), got {engine['reserve_replace']}")
     name = scoring.__name__.rsplit(".", 1)[1]
     engine.update(hand_size=rules.hand_size, melds=rules.melds, model=MODELS.index(name),
                   n_scoring=len(comp.families), col_model=R.N_COMMON,
                   col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
                   reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
+                  indicator_slot=spec.indicator_slot if spec.indicator == "reserved" else 0,
                   wild_step=spec.wild_step)
     for slot, src in (("win", "win"), ("kong", "kong"), ("declare", "baoting"),
                       ("qishou", "qishou"), ("mid", "mid"), ("baopai", "baopai")):

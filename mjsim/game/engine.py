@@ -35,9 +35,10 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import GameRules
-from .state import (CARRY_SLOTS, M_KIND, M_TYPE, MODEL_SLOTS, P_DEAD, P_DEALER, P_HEAD,
-                    P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_TAIL, P_TURNS, P_WINNER, POSITIONS,
-                    STATUS,
+from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_WILD, M_KIND,
+                    M_TYPE, MODEL_SLOTS, P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEAD, P_DEALER,
+                    P_HEAD, P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_RESERVED, P_TAIL,
+                    P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
@@ -68,6 +69,31 @@ def _live(G, S):
 
 
 @njit_borrowed
+def _reserve_take(G, S, wall, lo, hi):
+    """The tile of the first unused reserve slot ``lo .. hi`` (0: the wall's last tile), the
+    face-down indicator's slot skipped, now used; −1 when none is left."""
+    for r in range(lo, min(hi, G.cfg[V.RESERVE] - 1) + 1):
+        if (S.pos[P_RESERVED] >> r) & 1 == 0 and r != S.pos[P_BAO_SLOT]:
+            S.pos[P_RESERVED] |= 1 << r
+            return np.int64(wall[wall.size - 1 - r])
+    return np.int64(-1)
+
+
+@njit_borrowed
+def _tail_tile(G, S, wall):
+    """The next replacement tile: from a reserve that stays in place while it has some
+    (``reserve_replace``), else the end of the live wall (past a fixed reserve)."""
+    if G.cfg[V.RESERVE_REPLACE] > 0:
+        t = _reserve_take(G, S, wall, np.int64(0), G.cfg[V.RESERVE_REPLACE])
+        if t >= 0:
+            return t
+        S.pos[P_TAIL] -= 1
+        return np.int64(wall[S.pos[P_TAIL] - G.cfg[V.RESERVE]])
+    S.pos[P_TAIL] -= 1
+    return np.int64(wall[S.pos[P_TAIL]])
+
+
+@njit_borrowed
 def _draw(G, S, wall, s, from_tail):
     """The next tile for seat ``s`` from the head (or the tail), bonus tiles set aside and
     replaced from the tail, now in its hand; :data:`NO_TILE` when nothing is left,
@@ -77,8 +103,7 @@ def _draw(G, S, wall, s, from_tail):
     S.pos[P_REPLACED] = 0
     while _live(G, S) > 0:
         if tail:
-            S.pos[P_TAIL] -= 1
-            t = np.int64(wall[S.pos[P_TAIL]])
+            t = _tail_tile(G, S, wall)
         else:
             t = np.int64(wall[S.pos[P_HEAD]])
             S.pos[P_HEAD] += 1
@@ -106,6 +131,69 @@ def _bonus_win(G, S, W, wall, rec, s):
     _finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_BONUS), np.int64(-1),
                 np.int64(NO_TILE))
     return True
+
+
+@njit_borrowed
+def _is_wild_kind(G, S, t):
+    """Whether ``t`` is a kind of the turned indicator (``wild`` declared_draw): the
+    indicator's kind or the next one in the rule set's kinds."""
+    k = S.pos[P_BAO]
+    if k < 0:
+        return False
+    n = G.next_kinds[k]
+    return t == k or (t == n and G.kind_mask[n])
+
+
+@njit_borrowed
+def _turn_indicator(G, S, wall, r):
+    """The reserve's tile at slot ``r`` becomes the indicator: face up (used, seen by all)
+    unless ``wild_hidden``, where it stays in the reserve, seen by no one."""
+    k = np.int64(wall[wall.size - 1 - r])
+    S.pos[P_BAO] = k
+    S.pos[P_BAO_SLOT] = r
+    if not G.cfg[V.WILD_HIDDEN]:
+        S.pos[P_RESERVED] |= 1 << r
+        S.seen[k] += 1
+
+
+@njit_borrowed
+def _change_indicator(G, S, wall):
+    """换宝 (``wild_change``): while every usable wild tile (or three) is visible, the next
+    unused reserve slot after the indicator's gives the new one (the old one stays dead)."""
+    if G.cfg[V.WILD_CHANGE] == V.CHANGE_NEVER:
+        return
+    while S.pos[P_BAO] >= 0:
+        k = S.pos[P_BAO]
+        n = G.next_kinds[k]
+        other = G.kind_mask[n] and n != k
+        visible = S.seen[k] - (0 if G.cfg[V.WILD_HIDDEN] else 1) + (S.seen[n] if other else 0)
+        usable = 3 + (4 if other else 0)
+        if visible < (usable if G.cfg[V.WILD_CHANGE] == V.CHANGE_ALL else 3):
+            return
+        r = S.pos[P_BAO_SLOT] + 1
+        while r < G.cfg[V.RESERVE] and (S.pos[P_RESERVED] >> r) & 1:
+            r += 1
+        if r >= G.cfg[V.RESERVE]:
+            return  # no reserve tile left to turn
+        S.pos[P_RESERVED] |= 1 << S.pos[P_BAO_SLOT]
+        _turn_indicator(G, S, wall, r)
+        S.pos[P_BAO_CHANGES] += 1
+
+
+@njit_borrowed
+def _wild_draw(G, S, s, t):
+    """How seat ``s``'s drawn ``t`` may stand for any tile (``DRAW_*``): a declared seat's
+    indicator kind (摸宝), or the fourth of its concealed triplet (or of its pung where
+    ``wild_fourth`` says so: 大风)."""
+    if G.cfg[V.WILD] != V.WILD_DECLARED_DRAW or t < 0 or not S.status[s, ST_DECLARED]:
+        return DRAW_NATURAL
+    if _is_wild_kind(G, S, t):
+        return DRAW_WILD
+    fourth = G.cfg[V.WILD_FOURTH]
+    if fourth != V.FOURTH_NONE and (S.concealed[s, t] == 4 or
+                                    (fourth == V.FOURTH_ANY and find_pung(S, s, t) >= 0)):
+        return DRAW_FOURTH
+    return DRAW_NATURAL
 
 
 @njit_borrowed
@@ -140,7 +228,9 @@ def _win(G, S, W, s, win_kind, tile):
     ``tile``: a complete hand, or one with ``wild_win`` wild tiles self-drawn, as the
     scoring model values it."""
     counts = S.concealed[s]
-    if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED]:
+    if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED] and not (
+            G.cfg[V.DECLARE_FIRST_FREE] and S.pos[P_TURNS] == 0 and s == S.pos[P_DEALER]
+            and S.pos[P_KONGS] == 0):
         return False, 0, 0
     if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and \
             not _wild_win(G, S, s, counts, win_kind):
@@ -180,6 +270,9 @@ def _win_on(G, S, W, s, t, win_kind):
     player counts as its natural kind where ``wild_discard`` says so."""
     if not can_add(S, s, S.concealed[s], t):
         return False, 0, 0
+    if G.cfg[V.WILD_DISCARD] == V.DISCARD_BARRED and not R.self_drawn(win_kind) and \
+            _is_wild_kind(G, S, t):
+        return False, 0, 0
     j = -1
     if G.cfg[V.WILD_DISCARD] == V.DISCARD_NATURAL and S.wild[s, t] and \
             not R.self_drawn(win_kind):
@@ -190,6 +283,50 @@ def _win_on(G, S, W, s, t, win_kind):
     if j >= 0:
         _unlabel_wild(S, s, t, j)
     return out
+
+
+@njit_borrowed
+def _win_as_any(G, S, W, s, t, win_kind, how):
+    """Seat ``s``'s win with its tile ``t`` standing for whichever tile is worth most
+    (``how``: ``DRAW_*``); its units and bits in the state, the tile it stands for in
+    ``W.tiles[s]``. ``t`` stays in the hand as itself."""
+    counts = S.concealed[s]
+    counts[t] -= 1
+    S.pos[P_WILD_DRAW] = how
+    S.pos[P_WILD_TILE] = t
+    best = np.int64(-1)
+    for w in range(34):
+        if G.kind_mask[w] and can_add(S, s, counts, w):
+            counts[w] += 1
+            legal, u, b = _win(G, S, W, s, win_kind, np.int64(w))
+            counts[w] -= 1
+            if legal and u > best:
+                best = u
+                S.units[s] = u
+                S.bits[s] = b
+                W.tiles[s] = w
+    counts[t] += 1
+    if best < 0:
+        S.pos[P_WILD_DRAW] = DRAW_NATURAL
+    return best >= 0
+
+
+@njit_borrowed
+def _self_win(G, S, W, s, t, win_kind, fresh):
+    """Whether seat ``s`` wins on the tile ``t`` it drew (its units and bits in the state): a
+    declared seat's wild draw (:func:`_wild_draw`) stands for any tile; otherwise a normal
+    draw (``fresh``) completes only a hand that was ready."""
+    S.pos[P_WILD_DRAW] = DRAW_NATURAL
+    how = _wild_draw(G, S, s, t)
+    if how != DRAW_NATURAL:
+        return _win_as_any(G, S, W, s, t, win_kind, how)
+    if fresh and not S.status[s, ST_READY]:
+        return False
+    legal, u, b = _win(G, S, W, s, win_kind, t)
+    if legal:
+        S.units[s] = u
+        S.bits[s] = b
+    return legal
 
 
 @njit_inline
@@ -509,6 +646,43 @@ def _best_chow(G, S, W, o, bot, discarder, t):
 
 
 @njit_borrowed
+def _ready_chow(G, S, W, o, discarder, t):
+    """吃听 (``ready_chow_any``): the chow (its first kind) on ``t`` after which seat ``o``
+    has a discard that leaves it ready with enough concealed tiles to declare, or −1."""
+    if t >= 27 or S.status[o, ST_LOCKED] or S.status[o, ST_DECLARED] or \
+            S.status[o, ST_COST] > 2 or not _meld_allowed(G, S, o, t):
+        return -1
+    conc = S.concealed[o]
+    r = t % 9
+    for first_r in range(r - 2, r + 1):
+        if first_r < 0 or first_r > 6:
+            continue
+        first = t - r + first_r
+        ok = True
+        for k in range(first, first + 3):
+            if (k != t and conc[k] == 0) or not _meld_allowed(G, S, o, k):
+                ok = False
+        if not ok:
+            continue
+        _take_for_meld(S, o, t, first, np.int64(MELD_CHOW), np.int64(-1))
+        add_meld(G, S, o, first, np.int64(MELD_CHOW), discarder)
+        found = False
+        if conc.sum() - 1 >= G.cfg[V.DECLARE_MIN_CONCEALED]:
+            for d in range(34):
+                if conc[d] > 0:
+                    conc[d] -= 1
+                    found = _stays_ready(G, S, W, o)
+                    conc[d] += 1
+                    if found:
+                        break
+        pop_meld(G, S, o)
+        _take_for_meld(S, o, t, first, np.int64(MELD_CHOW), np.int64(1))
+        if found:
+            return first
+    return -1
+
+
+@njit_borrowed
 def _may_gain(S, bots, o):
     """Whether a chow or pung could lower seat ``o``'s key: not when its hand is already
     ready under a bot whose key is its shanten alone (a meld then leaves it ready at best)."""
@@ -523,6 +697,12 @@ def _claim_on(G, S, W, bots, cur, t):
     live = _live(G, S)
     if live <= 0:
         return -1, CLAIM_NONE, t  # the last discard may only be won on
+    if G.cfg[V.READY_CHOW_ANY]:
+        for j in range(1, 4):
+            o = (cur + j) % 4
+            first = _ready_chow(G, S, W, o, cur, t)
+            if first >= 0:
+                return o, CLAIM_CHOW, first
     bar_pungs = G.cfg[V.PASS_BAR_PUNGS]
     for j in range(1, 4):
         o = (cur + j) % 4
@@ -551,10 +731,34 @@ def _claim_on(G, S, W, bots, cur, t):
 # --------------------------------------------------------------------------- the hand
 
 
+@njit_borrowed
+def _win_on_ready(G, S, W, wall, rec, s):
+    """对宝 (``wild_on_ready``): seat ``s`` just declared; a wild kind among its winning
+    kinds wins at once, as a self-drawn wild tile (no tile is added). Returns whether."""
+    best = np.int64(-1)
+    for w in range(34):
+        if G.kind_mask[w] and _is_wild_kind(G, S, w):
+            S.pos[P_WILD_DRAW] = DRAW_ON_READY
+            S.pos[P_WILD_TILE] = w
+            legal, u, b = _win_on(G, S, W, s, np.int64(w), np.int64(R.WIN_ZIMO))
+            if legal and u > best:
+                best = u
+                S.units[s] = u
+                S.bits[s] = b
+                W.tiles[s] = w
+    if best < 0:
+        S.pos[P_WILD_DRAW] = DRAW_NATURAL
+        return False
+    S.pos[P_WILD_TILE] = W.tiles[s]
+    _finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_ZIMO), np.int64(-1), W.tiles[s])
+    return True
+
+
 @njit_inline
-def _after_discard(G, S, W, rec, s, t):
-    """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听, the scoring
-    model's view of the discard (before ``P_LAST`` becomes ``t``)."""
+def _after_discard(G, S, W, wall, rec, s, t):
+    """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听 (the first turns a
+    reserve indicator where ``wild`` is declared_draw; 对宝), 换宝, the scoring model's view
+    of the discard (before ``P_LAST`` becomes ``t``). Returns whether the hand ended (对宝)."""
     st = S.status
     SC.discarded(G, S, rec, s, t)
     S.pos[P_LAST] = t
@@ -572,9 +776,15 @@ def _after_discard(G, S, W, rec, s, t):
         if G.cfg[V.DECLARE_LOCK]:
             st[s, ST_LOCKED] = 1
         SC.declare(G, S, s)
+        if G.cfg[V.WILD] == V.WILD_DECLARED_DRAW and S.pos[P_BAO] < 0:
+            _turn_indicator(G, S, wall, S.pos[P_BAO_SLOT])
+        if G.cfg[V.WILD_ON_READY] and _win_on_ready(G, S, W, wall, rec, s):
+            return True
+    _change_indicator(G, S, wall)
     if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU and st[s, ST_READY] and \
             _win_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]:
         _pass(G, S, s, t)  # discarding one's own winning kind passes it (§2.3.4 base rule)
+    return False
 
 
 @njit_borrowed
@@ -659,11 +869,34 @@ def _haidi(G, S, W, wall, rec, bots, cur):
 
 
 @njit_borrowed
+def _fenzhang(G, S, W, wall, rec, cur):
+    """分张 (§4.8): the reserve's unused tiles past the replacement ones, one a seat from
+    ``cur``; each declared seat tests its tile as a self-draw and the first winner ends the
+    hand. Tiles that do not win are laid open. Returns the winner or −1 (a draw)."""
+    for j in range(4):
+        o = (cur + j) % 4
+        t = _reserve_take(G, S, wall, G.cfg[V.RESERVE_REPLACE] + 1, G.cfg[V.RESERVE] - 1)
+        if t < 0:
+            break
+        S.concealed[o, t] += 1
+        if S.status[o, ST_DECLARED] and _self_win(G, S, W, o, t, np.int64(R.WIN_HAIDILAO),
+                                                  False):
+            return _finish_win(G, S, W, wall, rec, 1 << o, np.int64(R.WIN_HAIDILAO),
+                               np.int64(-1), t)
+        S.concealed[o, t] -= 1
+        _to_pile(S, o, t)
+    return -1
+
+
+@njit_borrowed
 def _next_draw(G, S, W, wall, rec, bots, cur):
     """Seat ``cur`` draws: the tile (now in its hand), or −1 when the hand ended — at 海底
-    (the last tile goes to the first ready player) or on an empty wall."""
+    (the last tile goes to the first ready player), at 分张 or on an empty wall."""
     if G.cfg[V.WALL_END] == V.END_HAIDI and _live(G, S) == 1:
         _haidi(G, S, W, wall, rec, bots, cur)
+        return NO_TILE
+    if G.cfg[V.WALL_END] == V.END_FENZHANG and _live(G, S) <= 0:
+        _fenzhang(G, S, W, wall, rec, cur)
         return NO_TILE
     return _draw(G, S, wall, cur, np.int64(0))
 
@@ -697,6 +930,8 @@ def _close(G, S, W, rec):
     rec[R.C_TILES_LEFT] = _live(G, S)
     rec[R.C_KONGS] = S.pos[P_KONGS]
     rec[R.C_OPEN_KONGS] = S.pos[P_OPEN_KONGS]
+    if G.cfg[V.WILD] == V.WILD_DECLARED_DRAW:
+        rec[R.C_WILD_KIND] = S.pos[P_BAO]
     for s in range(4):
         rec[R.C_VOID + s] = S.void[s] if S.void[s] >= 0 else -1
         rec[R.C_BONUS + s] = st[s, ST_BONUS]
@@ -732,6 +967,7 @@ def _deal(G, S, W, wall, dealer):
         S.status[s, ST_BONUS] = W.dealt_bonus[0, r]
     S.pos[P_HEAD] = G.seats.size
     S.pos[P_TAIL] = wall.size - tail_used
+    S.pos[P_BAO_SLOT] = G.cfg[V.INDICATOR_SLOT] - 1  # −1: no indicator kept in reserve
     if indicator >= 0:
         S.seen[indicator] += 1  # turned face up for everyone
         S.pos[P_DEAD] = tail_used - 1 - S.status[:, ST_BONUS].sum()
@@ -813,11 +1049,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 SC.mid_game(G, S, W, cur, rec)
             # a normal draw completes only a hand that was ready (its status is of these 13
             # tiles); after the deal or a kong the hand is evaluated
-            legal, u, b = _win(G, S, W, cur, self_kind, np.int64(drawn)) \
-                if not fresh or st[cur, ST_READY] else (False, 0, 0)
-            if legal:
-                S.units[cur] = u
-                S.bits[cur] = b
+            if _self_win(G, S, W, cur, np.int64(drawn), self_kind, fresh):
                 _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
                             np.int64(drawn))
                 break
@@ -836,6 +1068,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                     upgrade_pung(G, S, cur, i, np.int64(1))
                 SC.kong(G, S, cur, np.int64(15))
                 S.pos[P_KONGS] += 1
+                _change_indicator(G, S, wall)
                 cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
                                                     how == KONG_OPEN)
                 fresh = False
@@ -851,7 +1084,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             t = B.choose_discard(G, S, W, cur, bots[cur])
             conc[cur, t] -= 1
         _to_pile(S, cur, t)
-        _after_discard(G, S, W, rec, cur, t)
+        if _after_discard(G, S, W, wall, rec, cur, t):
+            break
         # ---- claims: win, then kong or pung, then chow
         if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
                            np.int64(1)) >= 0:
@@ -881,6 +1115,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
         if mtype == MELD_KONG:
             SC.kong(G, S, cur, np.int64(1 << discarder))
             S.pos[P_KONGS] += 1
+            _change_indicator(G, S, wall)
             cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
                                                 claim == CLAIM_OPEN_KONG)
             drew = True

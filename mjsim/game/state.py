@@ -41,11 +41,20 @@ ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, S
 #: positions in ``State.pos``
 #: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
 #: while turning the wildcard indicator at the deal, set aside as nobody's; ``last``: the
-#: kind of the last discard while nobody has claimed since, else −1)
+#: kind of the last discard while nobody has claimed since, else −1; ``bao``: the kind of
+#: the reserve's indicator turned at the first 报听, else −1, at reserve slot ``bao_slot``
+#: (0: the wall's last tile); ``reserved``: the reserve slots used, a bit each;
+#: ``bao_changes``: 换宝 so far; ``wild_draw``: how the win being valued uses a declared
+#: seat's drawn tile (:data:`DRAW_NATURAL` …) and ``wild_tile`` that tile's kind)
 POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced",
-             "dead", "last")
+             "dead", "last", "bao", "bao_slot", "reserved", "bao_changes", "wild_draw",
+             "wild_tile")
 P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED, P_DEAD, \
-    P_LAST = range(len(POSITIONS))
+    P_LAST, P_BAO, P_BAO_SLOT, P_RESERVED, P_BAO_CHANGES, P_WILD_DRAW, P_WILD_TILE = \
+    range(len(POSITIONS))
+#: ``pos[P_WILD_DRAW]``: a natural win, a drawn 宝 standing for the winning tile (摸宝), the
+#: fourth of a concealed triplet doing so (大风), a 宝 kind among the waits at 报听 (对宝)
+DRAW_NATURAL, DRAW_WILD, DRAW_FOURTH, DRAW_ON_READY = range(4)
 MAX_MELDS = 5
 #: rows of ``State.pay``: payment sources, numbered by the scoring model
 MAX_SOURCES = 8
@@ -146,6 +155,7 @@ def reset_state(S, dealer, size):
     S.pos[P_DEALER] = dealer
     S.pos[P_WINNER] = -1
     S.pos[P_LAST] = -1
+    S.pos[P_BAO] = -1
     S.pay[:] = 0
     S.units[:] = 0
     S.bits[:] = 0

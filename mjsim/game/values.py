@@ -20,7 +20,9 @@ ENGINE: dict[str, tuple] = {
     "hand_size": (int, 13),
     "melds": (int, 4),
     # the end of the wall: a draw when it is empty, or Changsha's 海底 (§2.3.3)
-    "wall_end": (("empty", "haidi"), "empty"),
+    # or 分张 (§4.8): the reserve's last tiles dealt one a seat, each declared seat testing
+    # its tile as a self-draw
+    "wall_end": (("empty", "haidi", "fenzhang"), "empty"),
     "haidi_may_decline": (bool, False),
     # declaring ready (报听): none, optional, or required to win; with at least
     # declare_min_concealed concealed tiles; locked after it (declare_lock); a declared
@@ -29,6 +31,11 @@ ENGINE: dict[str, tuple] = {
     "declare_lock": (bool, False),
     "declare_min_concealed": (int, 0),
     "declare_must_win": (bool, False),
+    # the dealer's dealt 14 tiles win without 报听 where it is required (天胡, §4.4)
+    "declare_first_free": (bool, False),
+    # a chow after which the claimer declares (吃听, §4.3) may be made on anyone's discard
+    # and comes before pungs and kongs
+    "ready_chow_any": (bool, False),
     # what passing a win bars: nothing; 过手 (no win on another's tile until one's own
     # discard), with the follow exception (§2.3.4); or the same kind until one's own draw
     "pass_bar": (("none", "guoshou", "same_kind"), "none"),
@@ -45,13 +52,24 @@ ENGINE: dict[str, tuple] = {
     # wildcards: none, or the kind the deal pipeline's indicator makes wild, for every seat
     # and the whole hand (the rule set's wall turns the indicator); whether a wild kind may
     # be melded (chow, pung, kong) at all
-    "wild": (("none", "indicator"), "none"),
+    # or the reserve's indicator turned at the first 报听 (宝, §4.6), its kind and the next
+    # wild only for a declared seat's self-draw (hidden from the other seats where
+    # wild_hidden); a declared seat's draw of the fourth of a concealed triplet is wild
+    # too where wild_fourth (大风); the indicator changes (换宝) when all usable wild tiles
+    # are visible, or three (wild_change); a seat that declares with a wild kind among its
+    # winning kinds wins at once where wild_on_ready (对宝, §4.11)
+    "wild": (("none", "indicator", "declared_draw"), "none"),
+    "wild_hidden": (bool, False),
+    "wild_fourth": (("none", "concealed", "any"), "none"),
+    "wild_change": (("never", "all_visible", "three_visible"), "never"),
+    "wild_on_ready": (bool, False),
     "wild_melds": (bool, True),
     # this many wild tiles held win by self-draw whatever the shape (三财神; 0: never)
     "wild_win": (int, 0),
     # a wild kind's tile won on from another player (a discard, a robbed kong): wild for
-    # the winner too, or only its natural kind (§3.2: a discarded 财神 is the tile K)
-    "wild_discard": (("wild", "natural"), "wild"),
+    # the winner too, or only its natural kind (§3.2: a discarded 财神 is the tile K), or
+    # no win on it at all (§4.6: 别人打出的宝牌，不可以胡)
+    "wild_discard": (("wild", "natural", "barred"), "wild"),
     # bonus tiles (flowers): this many set aside win at once (八花齐; 0: never), and whether
     # a win on a bonus tile's replacement is 杠上开花 as a kong's is
     "bonus_win": (int, 0),
@@ -87,9 +105,14 @@ ENGINE: dict[str, tuple] = {
     # hands per game (the dealer rotates inside a game)
     "game_length": (int, 8),
     # filled from the wall (mjsim.sim.walls.WallSpec): tiles kept back at the end of the
-    # wall, the indicator mode of the deal pipeline and the wild kind's step from it
+    # wall, the indicator mode of the deal pipeline and the wild kind's step from it; a
+    # reserve that stays in place (reserve_replace > 0: the first replacement tiles come
+    # from its slots 1 .. reserve_replace + 1 counted from the end, the indicator's slot
+    # skipped, then from the live wall's end) or moves with the tail (0)
     "reserve": (int, 0),
+    "reserve_replace": (int, 0),
     "indicator": (int, 0),
+    "indicator_slot": (int, 0),
     "wild_step": (int, 0),
     # filled by the scoring model: its code, families that score, payment source slots and
     # where its own record columns start
@@ -114,9 +137,10 @@ ENGINE: dict[str, tuple] = {
 N_CFG = len(ENGINE)
 #: values the configuration fills in from the rule set's tiles, wall and scoring model; a
 #: preset's [game] table may not set them
-DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "wild_step", "model",
-                     "n_scoring", "src_win", "src_kong", "src_declare", "src_qishou", "src_mid",
-                     "src_baopai", "col_model", "decline_below", "feed_limit", "col_pay", "n_sources", "qishou", "mid_game"})
+DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "indicator_slot",
+                     "wild_step", "model", "n_scoring", "src_win", "src_kong", "src_declare",
+                     "src_qishou", "src_mid", "src_baopai", "col_model", "decline_below",
+                     "feed_limit", "col_pay", "n_sources", "qishou", "mid_game"})
 
 
 def cfg_index(name: str) -> int:
@@ -125,25 +149,29 @@ def cfg_index(name: str) -> int:
 
 
 (HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
- DECLARE_MUST_WIN, PASS_BAR, PASS_FOLLOW_EXCEPTION, PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
- WILD, WILD_MELDS, WILD_WIN, WILD_DISCARD, BONUS_WIN,
+ DECLARE_MUST_WIN, DECLARE_FIRST_FREE, READY_CHOW_ANY, PASS_BAR, PASS_FOLLOW_EXCEPTION,
+ PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
+ WILD, WILD_HIDDEN, WILD_FOURTH, WILD_CHANGE, WILD_ON_READY, WILD_MELDS, WILD_WIN, WILD_DISCARD,
+ BONUS_WIN,
  BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
- RESERVE, INDICATOR, WILD_STEP,
+ RESERVE, RESERVE_REPLACE, INDICATOR, INDICATOR_SLOT, WILD_STEP,
  MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
  DECLINE_BELOW,
  FEED_LIMIT, COL_PAY,
  N_SOURCES) = range(N_CFG)
 
 # choice codes (their index in ENGINE)
-END_EMPTY, END_HAIDI = range(2)
+END_EMPTY, END_HAIDI, END_FENZHANG = range(3)
 DECLARE_NONE, DECLARE_OPTIONAL, DECLARE_REQUIRED = range(3)
 PASS_NONE, PASS_GUOSHOU, PASS_SAME_KIND = range(3)
 MULTI_FIRST, MULTI_ALL, MULTI_LARGEST = range(3)
-WILD_NONE, WILD_INDICATOR = range(2)
+WILD_NONE, WILD_INDICATOR, WILD_DECLARED_DRAW = range(3)
+CHANGE_NEVER, CHANGE_ALL, CHANGE_THREE = range(3)
+FOURTH_NONE, FOURTH_CONCEALED, FOURTH_ANY = range(3)
 ORDER_FREE, ORDER_HONOURS_FIRST = range(2)
-DISCARD_WILD, DISCARD_NATURAL = range(2)
+DISCARD_WILD, DISCARD_NATURAL, DISCARD_BARRED = range(3)
 CHOW_NONE, CHOW_LEFT = range(2)
 ROT_WINNER, ROT_DEALER_KEEPS = range(2)
 NEXT_WINNER, NEXT_XIAJIA = range(2)

@@ -9,13 +9,14 @@ module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), i
 - :mod:`mjsim.game.scoring.changsha`: big wins, birds, 起手胡 (RULES.md §2);
 - :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺);
 - :mod:`mjsim.game.scoring.shanghai`: types, flowers, 勒子, 开宝, 荒番, 承包 (§5);
-- :mod:`mjsim.game.scoring.caishen`: the 财神 game's types and tiers, 跑马, 跟风 (§3).
+- :mod:`mjsim.game.scoring.caishen`: the 财神 game's types and tiers, 跑马, 跟风 (§3);
+- :mod:`mjsim.game.scoring.bao`: the 宝 games' multiplicative items, all three pay (§4).
 
 The engine is compiled once for every model: it calls the functions below, which pick
 the model by its code (``cfg[MODEL]``, the index in :data:`MODELS`).
 
 >>> MODELS, model("generic").SOURCES
-(('changsha', 'generic', 'shanghai', 'caishen'), ('win', 'kong', 'baoting'))
+(('changsha', 'generic', 'shanghai', 'caishen', 'bao'), ('win', 'kong', 'baoting'))
 """
 
 from __future__ import annotations
@@ -25,22 +26,22 @@ from types import ModuleType
 from ...kernels.jit import njit_borrowed
 from ...rules import RulesError
 from .. import values as V
-from . import caishen, changsha, generic, shanghai
+from . import bao, caishen, changsha, generic, shanghai
 
-MODELS = ("changsha", "generic", "shanghai", "caishen")
-M_CHANGSHA, M_GENERIC, M_SHANGHAI, M_CAISHEN = range(len(MODELS))
+MODELS = ("changsha", "generic", "shanghai", "caishen", "bao")
+M_CHANGSHA, M_GENERIC, M_SHANGHAI, M_CAISHEN, M_BAO = range(len(MODELS))
 _MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai,
-            "caishen": caishen}
+            "caishen": caishen, "bao": bao}
 
 
 def model(name: str) -> ModuleType:
     """The scoring module called ``name``.
 
-    >>> model("bao")
+    >>> model("riichi")
     Traceback (most recent call last):
     ...
-    mjsim.rules.model.RulesError: unknown scoring model 'bao'; models: changsha, generic, \
-shanghai, caishen
+    mjsim.rules.model.RulesError: unknown scoring model 'riichi'; models: changsha, generic, \
+shanghai, caishen, bao
     """
     if name not in _MODULES:
         raise RulesError(f"unknown scoring model {name!r}; models: {', '.join(MODELS)}")
@@ -57,6 +58,8 @@ def win_value(G, W, counts, S, s, win_kind, tile):
         return shanghai.win_value(G, W, counts, S, s, win_kind, tile)
     if G.cfg[V.MODEL] == M_CAISHEN:
         return caishen.win_value(G, W, counts, S, s, win_kind, tile)
+    if G.cfg[V.MODEL] == M_BAO:
+        return bao.win_value(G, W, counts, S, s, win_kind, tile)
     return generic.win_value(G, W, counts, S, s, win_kind)
 
 
@@ -78,6 +81,8 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         shanghai.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
     elif G.cfg[V.MODEL] == M_CAISHEN:
         caishen.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+    elif G.cfg[V.MODEL] == M_BAO:
+        bao.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
     else:
         generic.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
 
@@ -111,6 +116,8 @@ def end_hand(G, S, rec):
     """The model's facts carried to the next hand of the game, from the record just closed."""
     if G.cfg[V.MODEL] == M_SHANGHAI:
         shanghai.end_hand(G, S, rec)
+    elif G.cfg[V.MODEL] == M_BAO:
+        bao.end_hand(G, S, rec)
 
 
 @njit_borrowed
@@ -130,7 +137,9 @@ def kong(G, S, s, payers):
 
 @njit_borrowed
 def declare(G, S, s):
-    """Payments for seat ``s``'s 报听 (where the model has any)."""
+    """Seat ``s``'s 报听: the model's facts of it, and payments where it has any."""
+    if G.cfg[V.MODEL] == M_BAO:
+        bao.declare(G, S, s)
     if G.cfg[V.SRC_DECLARE] >= 0:
         generic.declare(G, S, s)
 
