@@ -8,22 +8,25 @@ A position test builds the state the engine reads and asks the engine's own test
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from mjsim.game import record as R
 from mjsim.game.config import game_config
 from mjsim.game.engine import (CLAIM_CHOW, CLAIM_PUNG, _change_indicator, _claim_on,
-                               _fenzhang, _self_win, _tail_tile, _turn_indicator, _win,
-                               _win_on, _win_on_ready)
+                               _fenzhang, _push, _self_win, _tail_tile, _turn_indicator,
+                               _win, _win_on, _win_on_ready)
 from mjsim.game.play import play_frame
 from mjsim.game.scoring import bao as BAO
 from mjsim.game.scoring import settle
 from mjsim.game.state import (P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEALER, P_HEAD,
-                              P_RESERVED, P_TAIL, P_TURNS, ST_COST, ST_DECLARED, ST_KEY,
-                              ST_READY, add_meld, new_scratch, new_state)
+                              P_RESERVED, P_TAIL, P_TURNS, PUSH_NONE, ST_COST, ST_DECLARED,
+                              ST_KEY, ST_PUSH, ST_READY, add_meld, new_scratch, new_state)
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
-from mjsim.rules import load_rules
+from mjsim.rules import RulesError, load_rules
+from mjsim.rules.model import FrozenDict
 from scripted import kinds
 
 HZ, NE = "hongzhong112", "ne_alt"
@@ -134,6 +137,12 @@ def test_bao_kinds_and_no_ron_on_a_discarded_bao():
     g2, S2, W2 = _state(load_rules(HZ, hrb_ron_on_bao=True), "79s 55p 456p", TWO_MELDS,
                         bao="7s")
     assert _win_on(g2, S2, W2, 0, _k("8s"), R.WIN_DIANPAO)[0]
+    # hrb_bao_next_wrap=false: nothing follows a 9 (indicator 9s: 9s alone)
+    g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="9s")
+    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True)
+    g, S, W = _state(load_rules(HZ, hrb_bao_next_wrap=False), "79s 55p 456p 1s", TWO_MELDS,
+                     bao="9s")
+    assert not _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True)
     # 中 as indicator: only the other 中 are 宝 (next(7z) is not in the 112 tiles)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="7z")
     assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True) is False
@@ -298,3 +307,37 @@ def test_duibao_wins_at_once():
     assert rec[R.C_WIN_TILE] == _k("5s") and S.concealed[0].sum() == 13
     S.pos[P_BAO] = _k("7z")  # 宝 7z, 5z: not among the waits
     assert not _win_on_ready(g, S, W, np.zeros(136, np.int8), rec, 0)
+
+
+def test_push_out_a_pair():
+    """推出 (§4.4): a declared seat with a 对倒 wait (5s or 8s) sets aside the pair with more
+    live copies — where its bot wants it (the value bot) — and then wins only on that kind,
+    ×2."""
+    hand = "111m 234p 567p 55s 88s 9p"  # the 13 tiles and the drawn 9p
+    for bot, pushed in ((R.BOT_VALUE, "5s"), (R.BOT_EFFICIENCY, None)):
+        g, S, W = _state(HZ, hand)
+        S.seen[_k("8s")] = 1  # one 8s visible: 5s has more live copies
+        _push(g, S, W, 0, _k("9p"), bot)
+        want = PUSH_NONE if pushed is None else _k(pushed) + PUSH_NONE + 1
+        assert S.status[0, ST_PUSH] == want
+        S.concealed[0, _k("9p")] -= 1
+        five = _win_on(g, S, W, 0, _k("5s"), R.WIN_DIANPAO)
+        eight = _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
+        if pushed:
+            assert five[0] and five[1] == 2 and _items(five[2]) == {"push"} and not eight[0]
+        else:
+            assert five[:2] == (True, 1) and eight[:2] == (True, 1)
+    # a wait with one pair (and a 卡) is no 对倒: nothing set aside
+    g, S, W = _state(HZ, "111m 234p 567p 55s 79s 9p")
+    _push(g, S, W, 0, _k("9p"), R.BOT_VALUE)
+    assert S.status[0, ST_PUSH] == PUSH_NONE
+
+
+def test_reserve_replace_is_checked():
+    """A reserve's replacement tiles need a reserve kept in place, and fewer than it holds."""
+    for rules_id, value in ((HZ, 12), (HZ, -1), ("caishen16", 3)):
+        rules = load_rules(rules_id)
+        bad = dataclasses.replace(rules, game_spec=FrozenDict({**rules.game_spec,
+                                                               "reserve_replace": value}))
+        with pytest.raises(RulesError, match="reserve_replace must be 0"):
+            game_config(bad)

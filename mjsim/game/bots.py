@@ -324,6 +324,13 @@ def choose_void(G, S, W, s):
 
 
 @njit_inline
+def pushes_pair(bot):
+    """Whether ``bot`` sets aside a pair of its 对倒 wait (推出, ×2, one kind left to win on):
+    the value bot does; the others keep both kinds."""
+    return bot == R.BOT_VALUE
+
+
+@njit_inline
 def declines_ron(G, S, W, s, bot, units, live_left):
     """Whether the value bot passes a small win on another's tile to wait for a big one."""
     if bot != R.BOT_VALUE or units >= G.cfg[V.DECLINE_BELOW] or live_left < 10:

@@ -172,11 +172,11 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         raise RulesError(f"rule set {rules.id!r}: [game] wild = \"declared_draw\" needs a wall "
                          f"that keeps its indicator in reserve; this one's is "
                          f"{spec.indicator!r}")
-    if not 0 <= engine["reserve_replace"] < spec.reserved or (
-            engine["reserve_replace"] > 0 and spec.indicator == "tail"):
-        raise RulesError(f"rule set {rules.id!r}: [game] reserve_replace must be 0 .. "
-                         f"{max(spec.reserved - 1, 0)} (the wall keeps {spec.reserved} tiles "
-                         f"in reserve), got {engine['reserve_replace']}")
+    fixed = spec.reserved if spec.indicator != "tail" else 0  # a reserve kept in place
+    if engine["reserve_replace"] != 0 and not 0 < engine["reserve_replace"] < fixed:
+        raise RulesError(f"rule set {rules.id!r}: [game] reserve_replace must be 0, or 1 .. "
+                         f"{fixed - 1} where the wall keeps a reserve in place ({fixed} tiles "
+                         f"here), got {engine['reserve_replace']}")
     name = scoring.__name__.rsplit(".", 1)[1]
     engine.update(hand_size=rules.hand_size, melds=rules.melds, model=MODELS.index(name),
                   n_scoring=len(comp.families), col_model=R.N_COMMON,

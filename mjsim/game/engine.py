@@ -38,10 +38,10 @@ from .config import GameRules
 from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_WILD, M_KIND,
                     M_TYPE, MODEL_SLOTS, P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEAD, P_DEALER,
                     P_HEAD, P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_RESERVED, P_TAIL,
-                    P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, STATUS,
-                    ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_TENPAI,
+                    P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
+                    ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
-                    add_meld, can_add, cost, evaluate, find_pung, new_scratch, new_state,
+                    add_meld, can_add, cost, evaluate, find_pung, live, new_scratch, new_state,
                     pop_meld, reset_state, upgrade_pung, waits_on, wild_held)
 
 # kong decisions
@@ -133,15 +133,16 @@ def _bonus_win(G, S, W, wall, rec, s):
     return True
 
 
-@njit_borrowed
+@njit_inline
 def _is_wild_kind(G, S, t):
     """Whether ``t`` is a kind of the turned indicator (``wild`` declared_draw): the
-    indicator's kind or the next one in the rule set's kinds."""
+    indicator's kind or the next one in the rule set's kinds (none after a 9 unless
+    ``wild_wraps``)."""
     k = S.pos[P_BAO]
     if k < 0:
         return False
     n = G.next_kinds[k]
-    return t == k or (t == n and G.kind_mask[n])
+    return t == k or (t == n and G.kind_mask[n] and (G.cfg[V.WILD_WRAPS] or n > k))
 
 
 @njit_borrowed
@@ -165,7 +166,7 @@ def _change_indicator(G, S, wall):
     while S.pos[P_BAO] >= 0:
         k = S.pos[P_BAO]
         n = G.next_kinds[k]
-        other = G.kind_mask[n] and n != k
+        other = G.kind_mask[n] and n != k and (G.cfg[V.WILD_WRAPS] or n > k)
         visible = S.seen[k] - (0 if G.cfg[V.WILD_HIDDEN] else 1) + (S.seen[n] if other else 0)
         usable = 3 + (4 if other else 0)
         if visible < (usable if G.cfg[V.WILD_CHANGE] == V.CHANGE_ALL else 3):
@@ -180,7 +181,7 @@ def _change_indicator(G, S, wall):
         S.pos[P_BAO_CHANGES] += 1
 
 
-@njit_borrowed
+@njit_inline
 def _wild_draw(G, S, s, t):
     """How seat ``s``'s drawn ``t`` may stand for any tile (``DRAW_*``): a declared seat's
     indicator kind (摸宝), or the fourth of its concealed triplet (or of its pung where
@@ -232,6 +233,8 @@ def _win(G, S, W, s, win_kind, tile):
             G.cfg[V.DECLARE_FIRST_FREE] and S.pos[P_TURNS] == 0 and s == S.pos[P_DEALER]
             and S.pos[P_KONGS] == 0):
         return False, 0, 0
+    if S.status[s, ST_PUSH] > PUSH_NONE and tile != S.status[s, ST_PUSH] - PUSH_NONE - 1:
+        return False, 0, 0  # 推出: only the pair set aside wins
     if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and \
             not _wild_win(G, S, s, counts, win_kind):
         return False, 0, 0
@@ -621,22 +624,28 @@ def _claim_gain(G, S, W, o, bot, discarder, t, first, mtype):
 
 
 @njit_inline
+def _chow_from(G, S, o, t, i):
+    """The first kind of the ``i``-th chow (0–2) seat ``o`` could make on ``t`` with its
+    tiles, or −1 (out of the suit, missing a tile, or a kind it may not meld)."""
+    r = t % 9
+    first_r = r - 2 + i
+    if t >= 27 or first_r < 0 or first_r > 6:
+        return -1
+    first = t - r + first_r
+    for k in range(first, first + 3):
+        if (k != t and S.concealed[o, k] == 0) or not _meld_allowed(G, S, o, k):
+            return -1
+    return first
+
+
+@njit_inline
 def _best_chow(G, S, W, o, bot, discarder, t):
     """The chow (its first kind) seat ``o`` wants on ``t``, or −1."""
-    if t >= 27 or not _meld_allowed(G, S, o, t):
-        return -1
     best = S.status[o, ST_KEY]
     choice = -1
-    r = t % 9
-    for first_r in range(r - 2, r + 1):
-        if first_r < 0 or first_r > 6:
-            continue
-        first = t - r + first_r
-        ok = True
-        for k in range(first, first + 3):
-            if (k != t and S.concealed[o, k] == 0) or not _meld_allowed(G, S, o, k):
-                ok = False
-        if not ok:
+    for i in range(3):
+        first = _chow_from(G, S, o, t, i)
+        if first < 0:
             continue
         key = _claim_gain(G, S, W, o, bot, discarder, t, first, np.int64(MELD_CHOW))
         if key < best:
@@ -649,25 +658,19 @@ def _best_chow(G, S, W, o, bot, discarder, t):
 def _ready_chow(G, S, W, o, discarder, t):
     """吃听 (``ready_chow_any``): the chow (its first kind) on ``t`` after which seat ``o``
     has a discard that leaves it ready with enough concealed tiles to declare, or −1."""
-    if t >= 27 or S.status[o, ST_LOCKED] or S.status[o, ST_DECLARED] or \
-            S.status[o, ST_COST] > 2 or not _meld_allowed(G, S, o, t):
+    if S.status[o, ST_LOCKED] or S.status[o, ST_DECLARED] or S.status[o, ST_COST] > 2:
         return -1
     conc = S.concealed[o]
-    r = t % 9
-    for first_r in range(r - 2, r + 1):
-        if first_r < 0 or first_r > 6:
-            continue
-        first = t - r + first_r
-        ok = True
-        for k in range(first, first + 3):
-            if (k != t and conc[k] == 0) or not _meld_allowed(G, S, o, k):
-                ok = False
-        if not ok:
+    for i in range(3):
+        first = _chow_from(G, S, o, t, i)
+        if first < 0:
             continue
         _take_for_meld(S, o, t, first, np.int64(MELD_CHOW), np.int64(-1))
         add_meld(G, S, o, first, np.int64(MELD_CHOW), discarder)
         found = False
-        if conc.sum() - 1 >= G.cfg[V.DECLARE_MIN_CONCEALED]:
+        # some discard leaves the hand one tile from a win (by cost) exactly when its cost
+        # before the discard is at most 1; only then is each discard tested tile by tile
+        if conc.sum() - 1 >= G.cfg[V.DECLARE_MIN_CONCEALED] and cost(G, S, W, o, conc) <= 1:
             for d in range(34):
                 if conc[d] > 0:
                     conc[d] -= 1
@@ -752,6 +755,30 @@ def _win_on_ready(G, S, W, wall, rec, s):
     S.pos[P_WILD_TILE] = W.tiles[s]
     _finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_ZIMO), np.int64(-1), W.tiles[s])
     return True
+
+
+@njit_borrowed
+def _push(G, S, W, s, t, bot):
+    """推出 (``push_pair``): declared seat ``s``, holding its 13 tiles and the drawn ``t``,
+    weighs once (its hand is locked) whether its waits hold a 对倒 — two pairs, each winning
+    as a pung — and, where its bot wants it, sets aside the pair with more live copies."""
+    if not G.cfg[V.PUSH_PAIR] or S.status[s, ST_PUSH] != 0 or not S.status[s, ST_DECLARED]:
+        return
+    S.status[s, ST_PUSH] = PUSH_NONE
+    if not B.pushes_pair(bot):
+        return
+    counts = S.concealed[s]
+    counts[t] -= 1
+    best = np.int64(-1)
+    n = 0
+    for k in range(34):
+        if counts[k] == 2 and _win_on(G, S, W, s, np.int64(k), np.int64(R.WIN_ZIMO))[0]:
+            n += 1
+            if best < 0 or live(S, s, k) > live(S, s, best):
+                best = k
+    counts[t] += 1
+    if n >= 2:
+        S.status[s, ST_PUSH] = best + PUSH_NONE + 1
 
 
 @njit_inline
@@ -879,8 +906,9 @@ def _fenzhang(G, S, W, wall, rec, cur):
         if t < 0:
             break
         S.concealed[o, t] += 1
+        # np.bool_, not the literal False: _self_win keeps one signature
         if S.status[o, ST_DECLARED] and _self_win(G, S, W, o, t, np.int64(R.WIN_HAIDILAO),
-                                                  False):
+                                                  np.bool_(False)):
             return _finish_win(G, S, W, wall, rec, 1 << o, np.int64(R.WIN_HAIDILAO),
                                np.int64(-1), t)
         S.concealed[o, t] -= 1
@@ -1077,6 +1105,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 continue
         # ---- discard: a locked hand throws what it drew
         if st[cur, ST_LOCKED] and drawn >= 0:
+            _push(G, S, W, cur, np.int64(drawn), bots[cur])
             t = drawn
             conc[cur, t] -= 1
             st[cur, ST_KEY], st[cur, ST_COST] = B.hand_key(G, S, W, cur, conc[cur], bots[cur])

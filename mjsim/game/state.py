@@ -33,11 +33,14 @@ from . import values as V
 M_KIND, M_TYPE, M_FROM = range(3)
 #: per-seat status columns (``State.status``)
 #: (``ready``: one tile from a win by cost; ``tenpai``: after the seat's last discard, its 13
-#: tiles win on a tile it may add, tested tile by tile where declaring or liability needs it)
+#: tiles win on a tile it may add, tested tile by tile where declaring or liability needs it;
+#: ``push``: 推出 — 0 not yet weighed, :data:`PUSH_NONE` weighed and not made, else the kind
+#: of the pair set aside + :data:`PUSH_NONE` + 1)
 STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
-          "ready", "bonus", "qishou_done", "key", "cost", "tenpai")
+          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push")
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI = range(len(STATUS))
+    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH = range(len(STATUS))
+PUSH_NONE = 1
 #: positions in ``State.pos``
 #: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
 #: while turning the wildcard indicator at the deal, set aside as nobody's; ``last``: the

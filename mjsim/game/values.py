@@ -33,6 +33,9 @@ ENGINE: dict[str, tuple] = {
     "declare_must_win": (bool, False),
     # the dealer's dealt 14 tiles win without 报听 where it is required (天胡, §4.4)
     "declare_first_free": (bool, False),
+    # 推出 (§4.4): a declared seat whose waits include a 对倒 may set one pair aside, and
+    # then wins only on that pair's kind
+    "push_pair": (bool, False),
     # a chow after which the claimer declares (吃听, §4.3) may be made on anyone's discard
     # and comes before pungs and kongs
     "ready_chow_any": (bool, False),
@@ -63,6 +66,8 @@ ENGINE: dict[str, tuple] = {
     "wild_fourth": (("none", "concealed", "any"), "none"),
     "wild_change": (("never", "all_visible", "three_visible"), "never"),
     "wild_on_ready": (bool, False),
+    # whether the kind after a 9 is the 1 of its suit (else a 9 indicator's kind alone)
+    "wild_wraps": (bool, True),
     "wild_melds": (bool, True),
     # this many wild tiles held win by self-draw whatever the shape (三财神; 0: never)
     "wild_win": (int, 0),
@@ -149,11 +154,10 @@ def cfg_index(name: str) -> int:
 
 
 (HAND_SIZE, MELDS, WALL_END, HAIDI_MAY_DECLINE, DECLARE, DECLARE_LOCK, DECLARE_MIN_CONCEALED,
- DECLARE_MUST_WIN, DECLARE_FIRST_FREE, READY_CHOW_ANY, PASS_BAR, PASS_FOLLOW_EXCEPTION,
- PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
- WILD, WILD_HIDDEN, WILD_FOURTH, WILD_CHANGE, WILD_ON_READY, WILD_MELDS, WILD_WIN, WILD_DISCARD,
- BONUS_WIN,
- BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
+ DECLARE_MUST_WIN, DECLARE_FIRST_FREE, PUSH_PAIR, READY_CHOW_ANY, PASS_BAR,
+ PASS_FOLLOW_EXCEPTION, PASS_BAR_PUNGS, DISCARD_ORDER, MULTI_WIN,
+ WILD, WILD_HIDDEN, WILD_FOURTH, WILD_CHANGE, WILD_ON_READY, WILD_WRAPS, WILD_MELDS, WILD_WIN,
+ WILD_DISCARD, BONUS_WIN, BONUS_GANGKAI, CHOW, ROTATION, MULTI_NEXT, VOID, VOID_FIRST, VOID_MELDS,
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
  RESERVE, RESERVE_REPLACE, INDICATOR, INDICATOR_SLOT, WILD_STEP,

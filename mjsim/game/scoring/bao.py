@@ -2,7 +2,7 @@
 
 A win's items (:data:`ITEMS`, bit b of a winner's ``patterns``) each double the stake a
 number of times (its 番, the preset's value; 0: not counted): 自摸, 边卡吊 (or 夹胡), 闷听,
-摸宝, 宝中宝, 大风, 对宝, 立门胡, 飘胡, and 天胡 alone. The product is the win's multiplier
+推出, 摸宝, 宝中宝, 大风, 对宝, 立门胡, 飘胡, and 天胡 alone. The product is the win's multiplier
 ``M = 2^番`` (its units); each of the three others pays ``base · M · D(p) · N(p)``
 (§4.9): ``D`` doubles where the dealer wins or pays, ``N`` where p discarded the tile (or
 had his kong robbed) without having declared before that discard.
@@ -27,16 +27,16 @@ from ...tables.flagged import CHOW, PUNG, YAO
 from .. import record as R
 from .. import values as V
 from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, M_KIND, M_TYPE, P_BAO_CHANGES,
-                     P_DEALER, P_KONGS, P_TURNS, P_WILD_DRAW, P_WILD_TILE, can_add, cost,
-                     exposed_melds)
+                     P_DEALER, P_KONGS, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
+                     can_add, cost, exposed_melds)
 
 #: the items of §4.7 / §4.11 in the order of their pattern bits
 ITEMS = ("zimo", "edge", "menting", "mobao", "baozhongbao", "dafeng", "dafeng_edge",
-         "duibao", "limen", "piao", "tianhu", "after_draw")
+         "duibao", "limen", "piao", "tianhu", "after_draw", "push")
 ITEMS_ZH = ("自摸", "边卡吊", "闷听", "摸宝", "宝中宝", "大风", "大风宝中宝", "对宝", "立门胡",
-            "飘胡", "天胡", "荒庄翻倍")
+            "飘胡", "天胡", "荒庄翻倍", "推出")
 (I_ZIMO, I_EDGE, I_MENTING, I_MOBAO, I_BAOZHONGBAO, I_DAFENG, I_DAFENG_EDGE, I_DUIBAO,
- I_LIMEN, I_PIAO, I_TIANHU, I_AFTER_DRAW) = range(len(ITEMS))
+ I_LIMEN, I_PIAO, I_TIANHU, I_AFTER_DRAW, I_PUSH) = range(len(ITEMS))
 
 #: the model's values: name -> (choices, or type, default); each item's 番 is its name
 PARAMS = {
@@ -271,6 +271,8 @@ def win_value(G, W, counts, S, s, win_kind, tile):
             bits |= 1 << I_EDGE
     if (S.model[M_MENTING] >> s) & 1:
         bits |= 1 << I_MENTING
+    if S.status[s, ST_PUSH] > PUSH_NONE:
+        bits |= 1 << I_PUSH
     if exposed_melds(S, s) == 0:
         bits |= 1 << I_LIMEN
     if rd & RD_PUNGS:
