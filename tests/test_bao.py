@@ -123,7 +123,7 @@ TWO_MELDS = (("1m", C), ("9p", P))
 def test_bao_and_dafeng_table(hand, bao, drawn, units, items):
     """The §4.7 table (two exposed melds assumed): a declared seat's drawn tile."""
     g, S, W = _state(HZ, hand, TWO_MELDS, bao=bao)
-    assert _self_win(g, S, W, 0, _k(drawn), R.WIN_ZIMO, True)
+    assert _self_win(g, S, W, 0, _k(drawn), R.WIN_ZIMO, 1)
     assert (int(S.units[0]), _items(S.bits[0])) == (units, items)
 
 
@@ -139,13 +139,13 @@ def test_bao_kinds_and_no_ron_on_a_discarded_bao():
     assert _win_on(g2, S2, W2, 0, _k("8s"), R.WIN_DIANPAO)[0]
     # hrb_bao_next_wrap=false: nothing follows a 9 (indicator 9s: 9s alone)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="9s")
-    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True)
+    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
     g, S, W = _state(load_rules(HZ, hrb_bao_next_wrap=False), "79s 55p 456p 1s", TWO_MELDS,
                      bao="9s")
-    assert not _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True)
+    assert not _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
     # 中 as indicator: only the other 中 are 宝 (next(7z) is not in the 112 tiles)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="7z")
-    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, True) is False
+    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1) is False
 
 
 # --------------------------------------------------------------------------- §4.9
@@ -172,7 +172,7 @@ def test_payment_example_two():
     """A non-dealer in 闷听 wins by 宝中宝: M = 32; the dealer pays 64, the others 32."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s 8s", seat=1, dealer=0, menting=True,
                      bao="8s")
-    assert _self_win(g, S, W, 1, _k("8s"), R.WIN_ZIMO, True)
+    assert _self_win(g, S, W, 1, _k("8s"), R.WIN_ZIMO, 1)
     assert int(S.units[1]) == 32 and _items(S.bits[1]) == {"baozhongbao", "menting"}
     assert _pay(g, S, W, 1, -1, R.WIN_ZIMO) == [-64, 128, -32, -32]
 

@@ -225,8 +225,9 @@ def test_declare_required():
     for seat in (0, 1):
         S.status[seat, ST_READY] = 1
     rec = np.zeros(len(columns(rules)), np.int32)
-    _after_discard(g, S, W, rec, 0, 0)
-    _after_discard(g, S, W, rec, 1, 0)
+    wall = np.zeros(136, np.int8)
+    _after_discard(g, S, W, wall, rec, 0, 0)
+    _after_discard(g, S, W, wall, rec, 1, 0)
     assert S.status[0, ST_DECLARED] == 0 and S.status[1, ST_DECLARED] == 1
 
 

@@ -318,7 +318,8 @@ def _win_as_any(G, S, W, s, t, win_kind, how):
 def _self_win(G, S, W, s, t, win_kind, fresh):
     """Whether seat ``s`` wins on the tile ``t`` it drew (its units and bits in the state): a
     declared seat's wild draw (:func:`_wild_draw`) stands for any tile; otherwise a normal
-    draw (``fresh``) completes only a hand that was ready."""
+    draw (``fresh`` 1) completes only a hand that was ready. Every argument is an int64, so
+    that it compiles once."""
     S.pos[P_WILD_DRAW] = DRAW_NATURAL
     how = _wild_draw(G, S, s, t)
     if how != DRAW_NATURAL:
@@ -906,9 +907,8 @@ def _fenzhang(G, S, W, wall, rec, cur):
         if t < 0:
             break
         S.concealed[o, t] += 1
-        # np.bool_, not the literal False: _self_win keeps one signature
         if S.status[o, ST_DECLARED] and _self_win(G, S, W, o, t, np.int64(R.WIN_HAIDILAO),
-                                                  np.bool_(False)):
+                                                  np.int64(0)):
             return _finish_win(G, S, W, wall, rec, 1 << o, np.int64(R.WIN_HAIDILAO),
                                np.int64(-1), t)
         S.concealed[o, t] -= 1
@@ -1077,7 +1077,7 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
                 SC.mid_game(G, S, W, cur, rec)
             # a normal draw completes only a hand that was ready (its status is of these 13
             # tiles); after the deal or a kong the hand is evaluated
-            if _self_win(G, S, W, cur, np.int64(drawn), self_kind, fresh):
+            if _self_win(G, S, W, cur, np.int64(drawn), np.int64(self_kind), np.int64(fresh)):
                 _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
                             np.int64(drawn))
                 break

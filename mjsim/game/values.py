@@ -7,7 +7,7 @@ its allowed values and default, and its slot in ``GameRules.cfg`` is the upper-c
 (``cfg[MULTI_RON]``). Choice values are stored as their index in the choices.
 
 >>> ENGINE["wall_end"]
-(('empty', 'haidi'), 'empty')
+(('empty', 'haidi', 'fenzhang'), 'empty')
 >>> WALL_END, END_HAIDI, cfg_index("multi_win") == MULTI_WIN
 (2, 1, True)
 """
