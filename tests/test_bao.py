@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from mjsim.game import record as R
+from mjsim.game.bots import choose_discard
 from mjsim.game.config import game_config
 from mjsim.game.engine import (CLAIM_CHOW, CLAIM_PUNG, _change_indicator, _claim_on,
                                _fenzhang, _push, _self_win, _tail_tile, _turn_indicator,
@@ -23,7 +24,8 @@ from mjsim.game.scoring import bao as BAO
 from mjsim.game.scoring import settle
 from mjsim.game.state import (P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEALER, P_HEAD,
                               P_RESERVED, P_TAIL, P_TURNS, PUSH_NONE, ST_COST, ST_DECLARED,
-                              ST_KEY, ST_PUSH, ST_READY, add_meld, new_scratch, new_state)
+                              ST_KEY, ST_PUSH, ST_READY, add_meld, cost, new_scratch,
+                              new_state)
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
@@ -341,3 +343,45 @@ def test_reserve_replace_is_checked():
                                                                "reserve_replace": value}))
         with pytest.raises(RulesError, match="reserve_replace must be 0"):
             game_config(bad)
+
+
+# --------------------------------------------------------------------------- the bots
+
+
+def _with_game(rules_id, **values):
+    """The rule set with some of its ``[game]`` values replaced."""
+    rules = load_rules(rules_id)
+    return dataclasses.replace(rules, game_spec=FrozenDict({**rules.game_spec, **values}))
+
+
+@pytest.mark.parametrize("bao, seen_2p, seen_5p, value_pick", [
+    (None, 3, 0, "3p"),  # 卡 5p: 4 live × 2 = 8 beats 25p: 1 + 4 live (× 1) = 5
+    (None, 0, 1, "6p"),  # 卡 5p: 3 × 2 = 6 loses to 25p: 4 + 3 = 7
+    ("4p", 0, 1, "3p"),  # 5p a 宝 kind: 卡 5p self-drawn is 宝中宝, 3 × 16; 25p: 4 + 3 × 4
+])
+def test_value_bot_weighs_its_waits(bao, seen_2p, seen_5p, value_pick):
+    """Item 6: among the discards that leave it ready, the value bot keeps the waits worth
+    most (live winning tiles × the units of each win: 边卡吊 ×2, 宝中宝 ×16 where it can see
+    the 宝); the efficiency bot keeps the most live winning tiles."""
+    g, S, W = _state(HZ, "123m 789p 555s 77z 346p", declared=False, bao=bao)
+    S.seen[_k("2p")] = seen_2p
+    S.seen[_k("5p")] = seen_5p
+    assert choose_discard(g, S, W, 0, R.BOT_VALUE) == _k(value_pick)
+    assert choose_discard(g, S, W, 0, R.BOT_EFFICIENCY) == _k("6p")  # 25p: 5 or 7 live
+
+
+def test_cautious_bot_weighs_the_undeclared_discarder_s_double():
+    """Item 6 (§4.9: all three pay, an undeclared discarder ×2): dealing in costs only the
+    discarder's extra share, so with a declared opponent the cautious bot folds — throws
+    the tile that opponent discarded (1m) — only from shanten 3, and never where the
+    discarder pays as the others; where the discarder pays alone (generic) from shanten 2."""
+    far = "123m 78p 5s 8s 77z 4p 9s 2s 6m 9m"      # shanten 3
+    near = "123m 789p 555s 7z 4p 9s 2s 6m"         # shanten 2
+    for rules, hand, fold in ((HZ, far, True), (_with_game(HZ, fan_feeder=0), far, False),
+                              (HZ, near, False), ("generic", near, True)):
+        g, S, W = _state(rules, hand, declared=False)
+        assert cost(g, S, W, 0, S.concealed[0]) == (4 if hand == far else 3)
+        S.status[1, ST_DECLARED] = 1
+        S.discards[1, _k("1m")] = 1
+        S.seen[_k("1m")] = 1
+        assert (choose_discard(g, S, W, 0, R.BOT_CAUTIOUS) == _k("1m")) == fold, rules

@@ -113,7 +113,7 @@ def test_tables(fake_engine):
     text = run("play", "-n", "200", "--bots", MIXED, "--set", "cs_birds=4", "--quiet").stdout
     for words in ("changsha, cs_birds=4 — 200 hands, seed 0", "mean score / hand", "dealer",
                   "efficiency − value", "win rate", "win kinds", "zimo 自摸", "big wins",
-                  "qingyise 清一色", "any big win"):
+                  "qingyise 清一色", "any of them"):
         assert words in text, words
     text = run("play", "-n", "64", "--quiet").stdout
     assert "paired" not in text  # one bot: no comparison table

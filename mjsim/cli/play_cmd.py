@@ -93,7 +93,7 @@ def print_summary(s: dict[str, Any], title: str) -> None:
         name, zh = p["id"], p["name_zh"]
         r = s["big_win_rates"][name]
         big.add_row(f"{name} {zh}", f"{s['big_wins'][name]:,}", _pct(r), _pct_ci(r))
-    big.add_row("any big win", f"{s['any_big_win']['k'] if s['any_big_win'] else 0:,}",
+    big.add_row("any of them", f"{s['any_big_win']['k'] if s['any_big_win'] else 0:,}",
                 _pct(s["any_big_win"]), _pct_ci(s["any_big_win"]))
     if s["patterns"]:
         console.print(big)

@@ -41,8 +41,9 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
-                    add_meld, can_add, cost, evaluate, find_pung, live, new_scratch, new_state,
-                    pop_meld, reset_state, upgrade_pung, waits_on, wild_held)
+                    add_meld, can_add, cost, dealer_first_turn, evaluate, find_pung,
+                    is_wild_kind, live, new_scratch, new_state, pop_meld, reset_state,
+                    upgrade_pung, waits_on, wild_held)
 
 # kong decisions
 KONG_NONE, KONG_REPLACE, KONG_OPEN = range(3)
@@ -133,18 +134,6 @@ def _bonus_win(G, S, W, wall, rec, s):
     return True
 
 
-@njit_inline
-def _is_wild_kind(G, S, t):
-    """Whether ``t`` is a kind of the turned indicator (``wild`` declared_draw): the
-    indicator's kind or the next one in the rule set's kinds (none after a 9 unless
-    ``wild_wraps``)."""
-    k = S.pos[P_BAO]
-    if k < 0:
-        return False
-    n = G.next_kinds[k]
-    return t == k or (t == n and G.kind_mask[n] and (G.cfg[V.WILD_WRAPS] or n > k))
-
-
 @njit_borrowed
 def _turn_indicator(G, S, wall, r):
     """The reserve's tile at slot ``r`` becomes the indicator: face up (used, seen by all)
@@ -188,7 +177,7 @@ def _wild_draw(G, S, s, t):
     ``wild_fourth`` says so: 大风)."""
     if G.cfg[V.WILD] != V.WILD_DECLARED_DRAW or t < 0 or not S.status[s, ST_DECLARED]:
         return DRAW_NATURAL
-    if _is_wild_kind(G, S, t):
+    if is_wild_kind(G, S, t):
         return DRAW_WILD
     fourth = G.cfg[V.WILD_FOURTH]
     if fourth != V.FOURTH_NONE and (S.concealed[s, t] == 4 or
@@ -230,8 +219,7 @@ def _win(G, S, W, s, win_kind, tile):
     scoring model values it."""
     counts = S.concealed[s]
     if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED] and not (
-            G.cfg[V.DECLARE_FIRST_FREE] and S.pos[P_TURNS] == 0 and s == S.pos[P_DEALER]
-            and S.pos[P_KONGS] == 0):
+            G.cfg[V.DECLARE_FIRST_FREE] and dealer_first_turn(S, s)):
         return False, 0, 0
     if S.status[s, ST_PUSH] > PUSH_NONE and tile != S.status[s, ST_PUSH] - PUSH_NONE - 1:
         return False, 0, 0  # 推出: only the pair set aside wins
@@ -274,7 +262,7 @@ def _win_on(G, S, W, s, t, win_kind):
     if not can_add(S, s, S.concealed[s], t):
         return False, 0, 0
     if G.cfg[V.WILD_DISCARD] == V.DISCARD_BARRED and not R.self_drawn(win_kind) and \
-            _is_wild_kind(G, S, t):
+            is_wild_kind(G, S, t):
         return False, 0, 0
     j = -1
     if G.cfg[V.WILD_DISCARD] == V.DISCARD_NATURAL and S.wild[s, t] and \
@@ -741,7 +729,7 @@ def _win_on_ready(G, S, W, wall, rec, s):
     kinds wins at once, as a self-drawn wild tile (no tile is added). Returns whether."""
     best = np.int64(-1)
     for w in range(34):
-        if G.kind_mask[w] and _is_wild_kind(G, S, w):
+        if G.kind_mask[w] and is_wild_kind(G, S, w):
             S.pos[P_WILD_DRAW] = DRAW_ON_READY
             S.pos[P_WILD_TILE] = w
             legal, u, b = _win_on(G, S, W, s, np.int64(w), np.int64(R.WIN_ZIMO))

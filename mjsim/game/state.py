@@ -301,16 +301,42 @@ def live(S, s, t):
 
 
 @njit_inline
-def waits_on(G, S, W, s, aux):
-    """Whether seat ``s``'s 13 tiles (its melds as they stand) win on some tile it may add;
-    with ``aux`` the rule set's auxiliary families count too (假将 shapes)."""
-    counts = S.concealed[s]
+def n_waits(G, S, W, s, counts, aux, most):
+    """The kinds (counted up to ``most``) on which seat ``s``'s 13 tiles ``counts`` (its
+    melds as they stand) win, among those it may add; with ``aux`` the rule set's auxiliary
+    families count too (假将 shapes)."""
+    n = 0
     for t in range(34):
         if G.kind_mask[t] and can_add(S, s, counts, t):
             counts[t] += 1
             done = evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0 if aux \
                 else cost(G, S, W, s, counts) == 0
             counts[t] -= 1
-            if done:
-                return True
-    return False
+            n += done
+            if n >= most:
+                break
+    return n
+
+
+@njit_inline
+def waits_on(G, S, W, s, aux):
+    """Whether seat ``s``'s 13 tiles win on some tile it may add (:func:`n_waits`)."""
+    return n_waits(G, S, W, s, S.concealed[s], aux, np.int64(1)) > 0
+
+
+@njit_borrowed
+def dealer_first_turn(S, s):
+    """Whether seat ``s`` is the dealer on his first turn, before any kong (天胡 time)."""
+    return S.pos[P_TURNS] == 0 and s == S.pos[P_DEALER] and S.pos[P_KONGS] == 0
+
+
+@njit_inline
+def is_wild_kind(G, S, t):
+    """Whether ``t`` is a kind of the turned indicator (``wild`` declared_draw): the
+    indicator's kind or the next one in the rule set's kinds (none after a 9 unless
+    ``wild_wraps``)."""
+    k = S.pos[P_BAO]
+    if k < 0:
+        return False
+    n = G.next_kinds[k]
+    return t == k or (t == n and G.kind_mask[n] and (G.cfg[V.WILD_WRAPS] or n > k))

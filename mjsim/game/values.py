@@ -134,6 +134,11 @@ ENGINE: dict[str, tuple] = {
     # the claims on one player's discards that make a liability (承包; 0: none; the engine
     # then tests each discarder's exact readiness, which the liability payments read)
     "decline_below": (int, 1),
+    # the value bot's view of a ready hand's waits: each winning kind weighed by the units
+    # its win is worth (weigh_waits; else the count of live winning tiles alone); the cost
+    # (shanten + 1) from which the cautious bot folds under a threat (0: never)
+    "weigh_waits": (bool, False),
+    "fold_from": (int, 3),
     "feed_limit": (int, 0),
     "col_pay": (int, 0),
     "n_sources": (int, 0),
@@ -145,7 +150,8 @@ N_CFG = len(ENGINE)
 DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "indicator_slot",
                      "wild_step", "model", "n_scoring", "src_win", "src_kong", "src_declare",
                      "src_qishou", "src_mid", "src_baopai", "col_model", "decline_below",
-                     "feed_limit", "col_pay", "n_sources", "qishou", "mid_game"})
+                     "weigh_waits", "fold_from", "feed_limit", "col_pay",
+                     "n_sources", "qishou", "mid_game"})
 
 
 def cfg_index(name: str) -> int:
@@ -162,7 +168,7 @@ def cfg_index(name: str) -> int:
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
  RESERVE, RESERVE_REPLACE, INDICATOR, INDICATOR_SLOT, WILD_STEP,
  MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
- DECLINE_BELOW,
+ DECLINE_BELOW, WEIGH_WAITS, FOLD_FROM,
  FEED_LIMIT, COL_PAY,
  N_SOURCES) = range(N_CFG)
 

@@ -27,8 +27,8 @@ from ...tables.flagged import CHOW, PUNG, YAO
 from .. import record as R
 from .. import values as V
 from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, M_KIND, M_TYPE, P_BAO_CHANGES,
-                     P_DEALER, P_KONGS, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
-                     can_add, cost, exposed_melds)
+                     P_DEALER, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
+                     dealer_first_turn, exposed_melds, n_waits)
 
 #: the items of §4.7 / §4.11 in the order of their pattern bits
 ITEMS = ("zimo", "edge", "menting", "mobao", "baozhongbao", "dafeng", "dafeng_edge",
@@ -90,8 +90,12 @@ RD_EDGE, RD_CLOSED, RD_SINGLE, RD_ANY, RD_PUNGS = 1, 2, 4, 8, 16
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
-    """The model's ``int64`` array (and no derived engine values)."""
-    return np.array([int(values[name]) for name in PARAMS], dtype=np.int64), {}
+    """The model's ``int64`` array, and the engine values its bots read: waits weighed by
+    their units; every seat pays each win, so dealing in costs only the discarder's extra
+    share (``fan_feeder``), and the cautious bot folds only from shanten 3 — never where
+    there is none."""
+    return np.array([int(values[name]) for name in PARAMS], dtype=np.int64), {
+        "weigh_waits": True, "fold_from": 4 if int(values["fan_feeder"]) > 0 else 0}
 
 
 def roles(rules) -> tuple[np.ndarray, np.ndarray]:
@@ -136,8 +140,8 @@ def _meld_facts(G, S, s):
 
 
 @njit_borrowed
-def _split(work, pair, mask, tile):
-    """Decompose ``work`` (the hand less the pair ``pair``) into melds, kind by kind, taking
+def _split(work, mask, tile):
+    """Decompose ``work`` (the hand less its pair) into melds, kind by kind, taking
     a pung where bit j of ``mask`` is set for the j-th kind holding three or more; returns
     ``(done, has pung, has chow, bits of the winning tile's roles)``. ``work`` is used up."""
     j = 0
@@ -200,7 +204,7 @@ def readings(G, S, W, s, counts, tile):
             for mask in range(1 << n_big):
                 for k in range(34):
                     work[k] = counts[k] - (2 if k == pair else 0)
-                done, pung, chow, roles = _split(work, pair, mask, tile)
+                done, pung, chow, roles = _split(work, mask, tile)
                 if not done:
                     continue
                 has_pung = pung or (meld_flags & PUNG) != 0 or (red and pair == 33)
@@ -213,20 +217,6 @@ def readings(G, S, W, s, counts, tile):
                 if not has_chow:
                     out |= RD_PUNGS
     return out
-
-
-@njit_borrowed
-def _one_wait(G, S, W, s, counts, tile):
-    """Whether the ready hand (``counts`` less ``tile``) wins on one kind only."""
-    counts[tile] -= 1
-    n = 0
-    for w in range(34):
-        if G.kind_mask[w] and can_add(S, s, counts, w):
-            counts[w] += 1
-            n += cost(G, S, W, s, counts) == 0
-            counts[w] -= 1
-    counts[tile] += 1
-    return n == 1
 
 
 @njit_borrowed
@@ -243,15 +233,16 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units = 2^番, item bits)`` of seat ``s``'s complete hand ``counts`` won on
     ``tile``; a hand of one concealed tile (手把一) wins only with no chow where
     ``one_tile_piao_only``."""
-    if R.self_drawn(win_kind) and S.pos[P_TURNS] == 0 and s == S.pos[P_DEALER] and \
-            S.pos[P_KONGS] == 0:
+    if R.self_drawn(win_kind) and dealer_first_turn(S, s):
         return True, np.int64(1) << G.score[P_FAN + I_TIANHU], np.int64(1 << I_TIANHU)
     rd = readings(G, S, W, s, counts, tile) if tile >= 0 else 0
     if G.score[P_ONE_TILE] and counts.sum() == 2 and not rd & RD_PUNGS:
         return False, 0, 0
     edge = (rd & (RD_EDGE | RD_CLOSED | RD_SINGLE)) != 0
     if edge and G.score[P_EDGE_RULE] == EDGE_SINGLE_WAIT:
-        edge = _one_wait(G, S, W, s, counts, tile)
+        counts[tile] -= 1
+        edge = n_waits(G, S, W, s, counts, np.int64(0), np.int64(2)) == 1
+        counts[tile] += 1
     how = S.pos[P_WILD_DRAW]
     natural = tile == S.pos[P_WILD_TILE]
     bits = 0

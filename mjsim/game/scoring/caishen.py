@@ -28,7 +28,8 @@ from ...kernels.jit import njit_borrowed
 from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
 from .. import record as R
 from .. import values as V
-from ..state import M_TYPE, P_DEALER, P_LAST, P_TURNS, exposed_melds, wild_held
+from ..state import (M_TYPE, P_DEALER, P_LAST, P_TURNS, dealer_first_turn, exposed_melds,
+                     wild_held)
 
 #: the types of §3.5, in the order of their pattern bits; then the multipliers' bits
 TYPES = ("ruan", "pinghu", "zimo", "qianggang", "ruan_badui", "sancai_ruan", "caishen_niu",
@@ -313,7 +314,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     if tsumo and std and before == PS_NIU:
         bits |= 1 << T_NIU
     dealer = S.pos[P_DEALER]
-    if tsumo and s == dealer and S.pos[P_TURNS] == 0 and S.n_melds[s] == 0:
+    if tsumo and dealer_first_turn(S, s):
         bits |= 1 << T_TIANHU
     if win_kind == R.WIN_DIANPAO and s != dealer and \
             (S.pos[P_TURNS] == 1 if p[P_DIHU] == DIHU_FIRST else _first_go_around(S)):
