@@ -321,7 +321,7 @@ def choose_discard(G, S, W, s, bot):
             n_tied += 1
             choice = d if choice < 0 else choice
     if n_tied > 1 and bot == R.BOT_VALUE and G.cfg[V.WEIGH_WAITS] and bases[choice] == 1:
-        choice = _most_worth(G, S, W, s, counts, keys, best)
+        choice = _most_worth(G, S, W, s, counts, keys, np.int64(best))
     elif n_tied > 1:
         if exact_keys:
             cost(G, S, W, s, counts)
