@@ -59,7 +59,6 @@ from .state import (DRAW_NATURAL, DRAW_WILD, P_LAST, P_WILD_DRAW, P_WILD_TILE, S
                     is_wild_kind, live)
 
 
-
 @njit_borrowed
 def big_cost(G, W):
     """The lowest cost among the big-win families, from the last :func:`cost` call."""
