@@ -41,9 +41,9 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
-                    add_meld, can_add, cost, dealer_first_turn, evaluate, find_pung,
-                    is_wild_kind, live, new_scratch, new_state, pop_meld, reset_state,
-                    upgrade_pung, waits_on, wild_held)
+                    add_meld, can_add, cost, dealer_first_turn, evaluate, exposed_melds,
+                    find_pung, is_wild_kind, live, n_waits, new_scratch, new_state, pop_meld,
+                    reset_state, upgrade_pung, waits_on, wild_held)
 
 # kong decisions
 KONG_NONE, KONG_REPLACE, KONG_OPEN = range(3)
@@ -770,6 +770,30 @@ def _push(G, S, W, s, t, bot):
         S.status[s, ST_PUSH] = best + PUSH_NONE + 1
 
 
+@njit_borrowed
+def _record_ready(G, S, W, rec, s):
+    """The first time seat ``s``'s 13 tiles win on some kind (tile by tile; 假将 shapes
+    where ``fake_pair``): the turn, the winning kinds, their live copies, exposed melds."""
+    if n_waits(G, S, W, s, S.concealed[s], G.cfg[V.FAKE_PAIR], np.int64(34)) == 0:
+        return
+    lo = 0
+    hi = 0
+    n_live = 0
+    for t in range(34):
+        if W.waits[t]:
+            if t < R.WAITS_SPLIT:
+                lo |= 1 << t
+            else:
+                hi |= 1 << (t - R.WAITS_SPLIT)
+            n_live += live(S, s, t)
+    rec[R.C_READY_TURN + s] = S.pos[P_TURNS]
+    rec[R.C_READY_WAITS_LO + s] = lo
+    rec[R.C_READY_WAITS_HI + s] = hi
+    rec[R.C_READY_LIVE + s] = n_live
+    if exposed_melds(S, s) > 0:
+        rec[R.C_READY_OPEN] |= 1 << s
+
+
 @njit_inline
 def _after_discard(G, S, W, wall, rec, s, t):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听 (the first turns a
@@ -783,6 +807,8 @@ def _after_discard(G, S, W, wall, rec, s, t):
         st[s, ST_PASS_KIND] = -1
     S.pos[P_TURNS] += 1
     _mark_ready(G, S, W, s)
+    if st[s, ST_READY] and rec[R.C_READY_TURN + s] == 0:
+        _record_ready(G, S, W, rec, s)
     may_declare = G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
         S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
     # exact readiness, where 报听 or a liability case (承包: is the discarder ready?) needs it

@@ -74,12 +74,19 @@ COMMON = (
     *seat_columns("units"), *seat_columns("patterns"), *seat_columns("void"),
     *seat_columns("bonus"), *seat_columns("pay"),
     "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "ready_end",
+    *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
+    *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), "ready_open",
 )
 _AT = {name: i for i, name in enumerate(COMMON)}
 C_INDEX, C_GAME, C_DEALER, C_NEXT_DEALER, C_OUTCOME, C_WIN_KIND, C_WINNERS, C_N_WINNERS, \
     C_DISCARDER, C_WIN_TILE, C_WILD_KIND = range(11)
 C_UNITS, C_PATTERNS, C_VOID, C_BONUS, C_PAY = (
     _AT[f"{g}_0"] for g in ("units", "patterns", "void", "bonus", "pay"))
+C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE = (
+    _AT[f"{g}_0"] for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi", "ready_live"))
+C_READY_OPEN = _AT["ready_open"]
+#: ``ready_waits_lo`` holds the winning kinds 0–16 (bit k), ``ready_waits_hi`` 17–33
+WAITS_SPLIT = 17
 C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_READY_END = (
     _AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared", "locked",
                      "ready_end"))
@@ -87,10 +94,14 @@ N_COMMON = len(COMMON)
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
 #: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons
-#: where they are bonus tiles) seat ``s`` set aside
-SEAT_MASKS = ("winners", "declared", "locked", "ready_end")
+#: where they are bonus tiles) seat ``s`` set aside. The first time seat ``s``'s 13 tiles
+#: (after its discard) won on some kind: ``ready_turn_<s>`` (the discard count then, from 1;
+#: 0: never ready), the winning kinds (``ready_waits_lo/hi``), their copies it could not see
+#: (``ready_live``), and ``ready_open`` the seats that had an exposed meld then
+SEAT_MASKS = ("winners", "declared", "locked", "ready_end", "ready_open")
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
-         *seat_columns("units")}
+         *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
+         *seat_columns("ready_waits_hi")}
 
 
 def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[str, ...]:

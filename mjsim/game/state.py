@@ -108,6 +108,7 @@ Scratch = namedtuple("Scratch", (
     "pending",      # int64[4]
     "tiles34",      # uint8[34]: a hand to evaluate beside the state (起手胡 with melds)
     "no_wild",      # bool[34]: all False (a hand evaluated with its wild tiles as themselves)
+    "waits",        # bool[34]: the winning kinds found by the last n_waits
 ))
 
 
@@ -136,7 +137,7 @@ def new_scratch(n_families):
                    np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
                    np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4), np.uint8),
                    np.zeros((1, 4), np.int8), np.zeros(4, np.int64), np.zeros(34, np.uint8),
-                   np.zeros(34, np.bool_))
+                   np.zeros(34, np.bool_), np.zeros(34, np.bool_))
 
 
 @njit_borrowed
@@ -303,15 +304,17 @@ def live(S, s, t):
 @njit_inline
 def n_waits(G, S, W, s, counts, aux, most):
     """The kinds (counted up to ``most``) on which seat ``s``'s 13 tiles ``counts`` (its
-    melds as they stand) win, among those it may add; with ``aux`` the rule set's auxiliary
-    families count too (假将 shapes)."""
+    melds as they stand) win, among those it may add, marked in ``W.waits``; with ``aux``
+    the rule set's auxiliary families count too (假将 shapes)."""
     n = 0
+    W.waits[:] = False
     for t in range(34):
         if G.kind_mask[t] and can_add(S, s, counts, t):
             counts[t] += 1
             done = evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0 if aux \
                 else cost(G, S, W, s, counts) == 0
             counts[t] -= 1
+            W.waits[t] = done
             n += done
             if n >= most:
                 break
