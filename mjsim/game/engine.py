@@ -155,7 +155,7 @@ def _change_indicator(G, S, wall):
     while S.pos[P_BAO] >= 0:
         k = S.pos[P_BAO]
         n = G.next_kinds[k]
-        other = G.kind_mask[n] and n != k and (G.cfg[V.WILD_WRAPS] or n > k)
+        other = n != k and is_wild_kind(G, S, n)
         visible = S.seen[k] - (0 if G.cfg[V.WILD_HIDDEN] else 1) + (S.seen[n] if other else 0)
         usable = 3 + (4 if other else 0)
         if visible < (usable if G.cfg[V.WILD_CHANGE] == V.CHANGE_ALL else 3):
