@@ -1,17 +1,21 @@
 """Readiness in the played records (issue 16, item 1): the first time each seat's 13 tiles
-won on some kind — the turn, the winning kinds, their live copies, exposed melds — checked
-against the hands played and against a position."""
+won on some kind — the turn, the winning kinds, their live copies, the wait's shape,
+exposed melds — checked against the hands played, against positions, and the shapes against
+the Python decompositions (:mod:`mjsim.decompose`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from mjsim.decompose import decompose
 from mjsim.game import record as R
+from mjsim.game import shape as SH
 from mjsim.game.config import _playable, game_config
 from mjsim.game.engine import _record_ready
 from mjsim.game.play import play_frame
-from mjsim.game.state import P_TURNS, new_scratch, new_state
+from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
+from mjsim.notation import counts_to_compact
 from scripted import kinds
 
 
@@ -24,8 +28,8 @@ def _waits(row, s):
 @pytest.mark.parametrize("rules", [r.id for r in _playable()])
 def test_every_winner_on_a_discard_was_ready(rules):
     """A seat wins on another's tile only with 13 tiles that win on it, so it was ready
-    after some discard of its own, no later than the hand's last; the recorded kinds are
-    there exactly when the turn is, with at most four live copies each."""
+    after some discard of its own, no later than the hand's last; the recorded kinds and
+    shape are there exactly when the turn is, with at most four live copies each."""
     df = play_frame(rules, n=400, seed=3)
     ron = df.win_kind.isin([R.WIN_DIANPAO, R.WIN_QIANGGANG, R.WIN_GANGPAO, R.WIN_HAIDIPAO])
     for s in range(4):
@@ -35,8 +39,15 @@ def test_every_winner_on_a_discard_was_ready(rules):
         assert (turn[won] > 0).all(), rules
         has = (df[f"ready_waits_lo_{s}"] != 0) | (df[f"ready_waits_hi_{s}"] != 0)
         assert (has == (turn > 0)).all()
+        assert ((df[f"ready_shape_{s}"] != SH.SHAPE_NONE) == (turn > 0)).all()
         for _, row in df[turn > 0].head(50).iterrows():
             assert 0 <= row[f"ready_live_{s}"] <= 4 * len(_waits(row, s))
+        # a seat declares (报听, 敲) only when ready: its declaration turn, from the first
+        # discard on which it was ready, is there exactly when its bit of ``declared`` is
+        declare = df[f"declare_turn_{s}"]
+        declared = ((df.declared.to_numpy().astype(np.int64) >> s) & 1).astype(bool)
+        assert ((declare > 0) == declared).all(), rules
+        assert (turn[declared] > 0).all() and (turn[declared] <= declare[declared]).all()
 
 
 def test_a_two_sided_wait_recorded():
@@ -55,3 +66,114 @@ def test_a_two_sided_wait_recorded():
     waits = [k for k in range(34) if (rec[R.C_READY_WAITS_LO] >> k if k < R.WAITS_SPLIT else
                                       rec[R.C_READY_WAITS_HI] >> (k - R.WAITS_SPLIT)) & 1]
     assert waits == kinds("3s 6s") and rec[R.C_READY_OPEN] == 0
+
+
+# --------------------------------------------------------------------------- wait shapes
+
+_REF_SHAPE = {"ryanmen": "open", "edge": "edge", "closed": "closed", "single": "single",
+              "shanpon": "double_pung"}
+_MOST = {"open": 2, "double_pung": 2}
+
+
+def _recorded(rules, text, melds=(), wild=None):
+    """``_record_ready`` of seat 0 holding ``text`` (and ``melds``: (kind, type) rows; the
+    kind ``wild`` wild for it)."""
+    g = game_config(rules).rules_arrays
+    S = new_state()
+    W = new_scratch(g.families.shape[0])
+    S.concealed[0] = np.bincount(np.array(kinds(text)), minlength=34)
+    if wild is not None:
+        S.wild[0, wild] = True
+    for kind, mtype in melds:
+        add_meld(g, S, 0, np.int64(kind), np.int64(mtype), np.int64(1))
+    S.pos[P_TURNS] = 5
+    rec = np.zeros(len(game_config(rules).columns), np.int32)
+    _record_ready(g, S, W, rec, 0)
+    return rec
+
+
+def _shape(rules, text, melds=(), wild=None):
+    return SH.SHAPES[_recorded(rules, text, melds, wild)[R.C_READY_SHAPE]]
+
+
+def _reference_shape(text):
+    """The generic shape from the Python decompositions (:func:`mjsim.decompose.decompose`):
+    every winning kind's wait names; one name on no more kinds than the shape has, or
+    several."""
+    counts = np.bincount(np.array(kinds(text)), minlength=34)
+    names, n = set(), 0
+    for t in range(34):
+        if counts[t] == 4:
+            continue
+        found = {d.wait for d in decompose(f"{text} +{counts_to_compact(np.eye(34, dtype=int)[t])}")}
+        if found:
+            n += 1
+            names |= found
+    if not n:
+        return "none"
+    if len(names) == 1:
+        shape = _REF_SHAPE[names.pop()]
+        if n <= _MOST.get(shape, 1):
+            return shape
+    return "several"
+
+
+@pytest.mark.parametrize("text,want", [
+    ("123m 456p 789s 11z 45s", "open"),
+    ("123m 456p 789s 11z 12s", "edge"),
+    ("123m 456p 789s 11z 89s", "edge"),
+    ("123m 456p 789s 11z 46s", "closed"),
+    ("123m 456p 789s 123s 1z", "single"),
+    ("123m 456p 789s 11z 55s", "double_pung"),
+    ("123m 456p 11z 23456s", "several"),   # 1s 4s 7s
+    ("123m 456p 789s 1112s", "several"),  # 2s 单吊, 3s 边
+    ("1122m 3344p 5566s 7z", "single"),    # seven pairs
+])
+def test_wait_shapes(text, want):
+    """Positions of each shape (generic), as the Python decompositions read them too."""
+    assert _shape("generic", text) == want
+    assert _reference_shape(text) == want
+
+
+def test_wait_shapes_agree_with_the_python_decompositions():
+    """Random ready hands (a complete hand less one tile, never a fifth copy): the engine's
+    shape is the one the Python decompositions give."""
+    rng = np.random.default_rng(16)
+    seen = set()
+    for _ in range(150):
+        counts = np.zeros(34, np.int64)
+        while counts.sum() < 12:
+            k = int(rng.integers(34))
+            chow = k < 27 and k % 9 < 7 and rng.random() < 0.6
+            group = [k, k + 1, k + 2] if chow else [k] * 3
+            if all(counts[g] + group.count(g) <= 4 for g in group):
+                for g in group:
+                    counts[g] += 1
+        pair = int(rng.integers(34))
+        if counts[pair] > 2:
+            continue
+        counts[pair] += 2
+        drop = int(rng.choice(np.flatnonzero(counts)))
+        counts[drop] -= 1
+        text = counts_to_compact(counts)
+        want = _reference_shape(text)
+        assert _shape("generic", text) == want, text
+        seen.add(want)
+    assert {"open", "edge", "closed", "single", "double_pung", "several"} <= seen
+
+
+def test_shapes_follow_the_rule_sets_pairs():
+    """Changsha's small win needs a 2/5/8 pair, its 碰碰胡 takes any pair but no chow: a
+    单吊 on 3s is a wait with four pungs, none with an exposed chow; on 5s it is both."""
+    assert _shape("changsha", "123m 456p 789s 22m 45s") == "open"
+    assert _shape("changsha", "111m 444p 777s 999p 3s") == "single"
+    # with a chow exposed, 碰碰胡 is gone and a non-258 单吊 wins nothing: not ready
+    assert _recorded("changsha", "111m 444p 777s 3s", melds=((18, 0),))[R.C_READY_TURN] == 0
+    assert _shape("changsha", "111m 444p 777s 5s", melds=((18, 0),)) == "single"
+
+
+def test_a_held_wild_tile_makes_the_shape_wild():
+    """``123m 456p 789s 111z 7z`` waits on 7z (单吊); with 7z wild it is ready on more, and
+    its shape is ``wild``."""
+    assert _shape("generic", "123m 456p 789s 111z 7z") == "single"
+    assert _shape("generic", "123m 456p 789s 111z 7z", wild=kinds("7z")[0]) == "wild"

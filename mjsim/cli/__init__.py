@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd
+from . import compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd, waits_cmd
 
 app = typer.Typer(
     name="mjsim",
@@ -24,6 +24,7 @@ hand_cmd.register(app)
 study_cmd.register(app)
 play_cmd.register(app)
 compare_cmd.register(app)
+waits_cmd.register(app)
 
 
 def _version(value: bool) -> None:

@@ -35,6 +35,7 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import GameRules
+from .shape import wait_shape
 from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_WILD, M_KIND,
                     M_TYPE, MODEL_SLOTS, P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEAD, P_DEALER,
                     P_HEAD, P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_RESERVED, P_TAIL,
@@ -773,8 +774,10 @@ def _push(G, S, W, s, t, bot):
 @njit_borrowed
 def _record_ready(G, S, W, rec, s):
     """The first time seat ``s``'s 13 tiles win on some kind (tile by tile; 假将 shapes
-    where ``fake_pair``): the turn, the winning kinds, their live copies, exposed melds."""
-    if n_waits(G, S, W, s, S.concealed[s], G.cfg[V.FAKE_PAIR], np.int64(34)) == 0:
+    where ``fake_pair``): the turn, the winning kinds, their live copies, the wait's shape,
+    exposed melds."""
+    aux = G.cfg[V.FAKE_PAIR]
+    if n_waits(G, S, W, s, S.concealed[s], aux, np.int64(34)) == 0:
         return
     lo = 0
     hi = 0
@@ -790,6 +793,8 @@ def _record_ready(G, S, W, rec, s):
     rec[R.C_READY_WAITS_LO + s] = lo
     rec[R.C_READY_WAITS_HI + s] = hi
     rec[R.C_READY_LIVE + s] = n_live
+    n_families = G.families.shape[0] if aux else G.cfg[V.N_SCORING]
+    rec[R.C_READY_SHAPE + s] = wait_shape(G, S, W, s, S.concealed[s], np.int64(n_families))
     if exposed_melds(S, s) > 0:
         rec[R.C_READY_OPEN] |= 1 << s
 
@@ -815,6 +820,7 @@ def _after_discard(G, S, W, wall, rec, s, t):
     st[s, ST_TENPAI] = (may_declare or G.cfg[V.FEED_LIMIT] > 0) and _ready_exact(G, S, W, s)
     if may_declare and st[s, ST_TENPAI]:
         st[s, ST_DECLARED] = 1
+        rec[R.C_DECLARE_TURN + s] = S.pos[P_TURNS]
         if G.cfg[V.DECLARE_LOCK]:
             st[s, ST_LOCKED] = 1
         SC.declare(G, S, s)

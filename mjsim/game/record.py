@@ -75,15 +75,17 @@ COMMON = (
     *seat_columns("bonus"), *seat_columns("pay"),
     "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "ready_end",
     *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
-    *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), "ready_open",
+    *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), *seat_columns("ready_shape"),
+    "ready_open", *seat_columns("declare_turn"),
 )
 _AT = {name: i for i, name in enumerate(COMMON)}
 C_INDEX, C_GAME, C_DEALER, C_NEXT_DEALER, C_OUTCOME, C_WIN_KIND, C_WINNERS, C_N_WINNERS, \
     C_DISCARDER, C_WIN_TILE, C_WILD_KIND = range(11)
 C_UNITS, C_PATTERNS, C_VOID, C_BONUS, C_PAY = (
     _AT[f"{g}_0"] for g in ("units", "patterns", "void", "bonus", "pay"))
-C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE = (
-    _AT[f"{g}_0"] for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi", "ready_live"))
+C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE, C_READY_SHAPE, \
+    C_DECLARE_TURN = (_AT[f"{g}_0"] for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi",
+                                              "ready_live", "ready_shape", "declare_turn"))
 C_READY_OPEN = _AT["ready_open"]
 #: ``ready_waits_lo`` holds the winning kinds 0–16 (bit k), ``ready_waits_hi`` 17–33
 WAITS_SPLIT = 17
@@ -97,11 +99,13 @@ N_COMMON = len(COMMON)
 #: where they are bonus tiles) seat ``s`` set aside. The first time seat ``s``'s 13 tiles
 #: (after its discard) won on some kind: ``ready_turn_<s>`` (the discard count then, from 1;
 #: 0: never ready), the winning kinds (``ready_waits_lo/hi``), their copies it could not see
-#: (``ready_live``), and ``ready_open`` the seats that had an exposed meld then
+#: (``ready_live``), the wait's shape (``ready_shape``, :data:`mjsim.game.shape.SHAPES`), and
+#: ``ready_open`` the seats that had an exposed meld then; ``declare_turn_<s>`` the discard
+#: on which seat ``s`` declared ready (报听, 敲; 0: never)
 SEAT_MASKS = ("winners", "declared", "locked", "ready_end", "ready_open")
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
          *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
-         *seat_columns("ready_waits_hi")}
+         *seat_columns("ready_waits_hi"), *seat_columns("declare_turn")}
 
 
 def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[str, ...]:

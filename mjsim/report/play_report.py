@@ -32,7 +32,9 @@ from ..game.play import parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
 from ..stats.play_summary import play_summary, rotation_scores, rotations
+from ..stats.waits_study import ready_seats, waits_study, win_by_live_and_shape
 from . import charts
+from .waits_report import live_chart
 
 #: the lineup whose four seatings are compared
 REPORT_LINEUP = ("efficiency", "value", "cautious", "efficiency")
@@ -129,11 +131,17 @@ def build_play_report(rules: RuleSet, n_hands: int = DEFAULT_HANDS, seed: int = 
     folder = Path(out) / rules.id
     folder.mkdir(parents=True, exist_ok=True)
     charts.setup()
-    base = play_summary(play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress),
-                        rules.id, rules.options_hash, seed, BASELINE)
+    frame = play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress)
+    base = play_summary(frame, rules.id, rules.options_hash, seed, BASELINE)
+    seats = ready_seats(frame)
+    waits = waits_study(seats, n_hands)
     files = {
         "payments": _payment_chart(base, folder / "payment_distribution.png"),
         "win_kinds": _win_kind_chart(base, folder / "win_kinds.png"),
+        "waits": live_chart(win_by_live_and_shape(seats), folder / "waits_by_live.png",
+                            charts.label(f"{rules.id}：听牌后胡牌概率，{n_hands:,} 手（95% 区间）",
+                                         f"{rules.id}: win once ready, {n_hands:,} hands "
+                                         "(95% intervals)")),
     }
     compared = None
     if len(set(lineup)) > 1:
@@ -144,7 +152,7 @@ def build_play_report(rules: RuleSet, n_hands: int = DEFAULT_HANDS, seed: int = 
         files["bots"] = _bots_chart(compared, folder / "bots_compared.png")
     summary = {
         "rules": rules.id, "options_hash": rules.options_hash, "seed": seed,
-        "n_hands": n_hands, "baseline": base, "bots_compared": compared,
+        "n_hands": n_hands, "baseline": base, "bots_compared": compared, "waits": waits,
         "seconds": round(time.perf_counter() - t0, 1),
         "files": {k: v.name for k, v in files.items()},
     }
@@ -261,6 +269,7 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
         lines.append(f"| {e['seat']} | " + " | ".join(
             f"{_f(v['mean'])}" for v in e["by_source"].values()) + " |")
     lines.append("")
+    lines += _waits_markdown(rules, p)
     if c:
         lines += [
             "### Bots compared", "",
@@ -283,6 +292,35 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
                     f"-n {c['n_hands']} --seed {p['seed']} --bots {','.join(c['lineup'])}{sets}`"
                     if c else "") + ".")
     return "\n".join(lines) + "\n"
+
+
+def _waits_markdown(rules: RuleSet, p: dict[str, Any]) -> list[str]:
+    """The "Waits" subsection: how often a seat got ready, and won from there, by shape."""
+    w = p["waits"]
+    lines = [
+        "### Waits: how good is a ready hand?", "",
+        (f"Of the baseline's seat-hands, {100 * w['ready_share']:.1f}% became ready (听牌: "
+         "after one of its discards the seat's tiles won on some kind). A ready seat went on "
+         f"to win {_pct_ci({'p': w['win']['mean'], 'ci': w['win']['ci']})} of those hands "
+         f"({w['n_ready']:,} ready seats; s.e. by game). By the shape of the wait when it "
+         "first became ready:"), "",
+        "| wait shape | ready seats | won | 95% interval | self-drawn, of its wins |",
+        "|---|---:|---:|---|---:|",
+    ]
+    drawn = {r["group"]: r for r in w["self_draw_by_shape"]}
+    for r in w["by_shape"]:
+        e = {"p": r["mean"], "ci": r["ci"]}
+        sd = drawn.get(r["group"])
+        lines.append(f"| {r['group_zh']} {r['group']} | {r['n']:,} | {_pct(e)} | {_pct_ci(e)} "
+                     f"| {_pct({'p': sd['mean']}) if sd else '—'} |")
+    sets = "".join(f" --set {k}={v}" for k, v in rules.overrides.items())
+    lines += ["", f"![win once ready by live copies]({p['files']['waits']})", "",
+              (f"The whole study (by live copies, round, concealment and declaration; the "
+               f"score once ready; the waits at the deal beside the exact share): `mjsim "
+               f"waits-study --rules {rules.id} -n {p['n_hands']} --seed {p['seed']}{sets}`; "
+               "with pandas, and a paired follow-up on the same walls: "
+               "[notebooks/waits.ipynb](../../notebooks/waits.ipynb)."), ""]
+    return lines
 
 
 def echo_summary(echo: Callable, p: dict[str, Any]) -> None:

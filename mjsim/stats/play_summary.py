@@ -323,7 +323,8 @@ def summary_columns(columns: tuple[str, ...] | list[str]) -> list[str]:
     >>> summary_columns(["seed", "game", "tiles_left", "pay_0", "patterns_0", "units_0", "bird_0"])
     ['game', 'pay_0', 'patterns_0', 'units_0', 'bird_0']
     """
-    return [c for c in columns if c in _FIELDS or c.startswith(("pay_", "patterns_", "units_"))
+    return [c for c in columns if c in _FIELDS
+            or c.startswith(("pay_", "patterns_", "units_", "declare_turn_"))
             or (c not in _COMMON and c != "seed")]
 
 

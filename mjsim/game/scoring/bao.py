@@ -26,7 +26,8 @@ from ...kernels.jit import njit_borrowed
 from ...tables.flagged import CHOW, PUNG, YAO
 from .. import record as R
 from .. import values as V
-from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, M_KIND, M_TYPE, P_BAO_CHANGES,
+from ..shape import ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, meld_facts, split
+from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, P_BAO_CHANGES,
                      P_DEALER, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
                      dealer_first_turn, exposed_melds, n_waits)
 
@@ -58,16 +59,15 @@ PATTERNS_TITLE = "items of the multiplier (番)"
 
 SOURCES = ("win",)
 WIN_SOURCES = ("win",)
-#: how each winner won (:data:`HOW`); each seat's 报听 turn (the discard it declared on,
-#: counted from 1; 0: never) and whether it declared concealed (闷听); 换宝 in the hand
+#: how each winner won (:data:`HOW`); whether each seat declared concealed (闷听); 换宝 in
+#: the hand (the 报听 turn is the common ``declare_turn``)
 HOW = ("none", "ron", "zimo", "mobao", "baozhongbao", "dafeng", "dafeng_edge", "duibao",
        "tianhu")
 HOW_ZH = ("", "点炮", "自摸", "摸宝", "宝中宝", "大风", "大风宝中宝", "对宝", "天胡")
 H_NONE, H_RON, H_ZIMO, H_MOBAO, H_BZB, H_DAFENG, H_DAFENG_EDGE, H_DUIBAO, H_TIANHU = \
     range(len(HOW))
-COLUMNS = (*R.seat_columns("how"), *R.seat_columns("declare_turn"),
-           *R.seat_columns("menting"), "bao_changes")
-C_HOW, C_DECLARE_TURN, C_MENTING, C_BAO_CHANGES = 0, 4, 8, 12
+COLUMNS = (*R.seat_columns("how"), *R.seat_columns("menting"), "bao_changes")
+C_HOW, C_MENTING, C_BAO_CHANGES = 0, 4, 8
 WIDE: tuple[str, ...] = ()
 FACTS = (
     R.Fact("how", "share of wins by how they were won", "胡法占比", "winner_share", "how",
@@ -85,8 +85,10 @@ M_DECLARE_TURN, M_MENTING = 0, 4
 #: ``State.carry``: the last hand was drawn
 K_DRAWN = 0
 #: :func:`readings` bits: the winning tile as 边, 卡 or 吊; a decomposition meeting the
-#: conditions; one with no chow (exposed melds included)
-RD_EDGE, RD_CLOSED, RD_SINGLE, RD_ANY, RD_PUNGS = 1, 2, 4, 8, 16
+#: conditions; one with no chow (exposed melds included); the other role bits of
+#: :func:`mjsim.game.shape.split` (两面, 对倒) ride along unread
+RD_EDGE, RD_CLOSED, RD_SINGLE = ROLE_EDGE, ROLE_CLOSED, ROLE_SINGLE
+RD_ANY, RD_PUNGS = 64, 128
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
@@ -118,64 +120,12 @@ def aux_roles(rules) -> np.ndarray:
 
 
 @njit_borrowed
-def _meld_facts(G, S, s):
-    """``(condition flags, suits bitmask, has a chow)`` of seat ``s``'s melds."""
-    flags = 0
-    suits = 0
-    chow = False
-    for i in range(S.n_melds[s]):
-        kind, mtype = S.melds[s, i, M_KIND], S.melds[s, i, M_TYPE]
-        if mtype == K.MELD_CHOW:
-            flags |= CHOW
-            chow = True
-            if kind % 9 == 0 or kind % 9 == 6:
-                flags |= YAO
-        else:
-            flags |= PUNG
-            if kind >= 27 or kind % 9 == 0 or kind % 9 == 8:
-                flags |= YAO
-        if kind < 27:
-            suits |= 1 << (kind // 9)
-    return flags, suits, chow
-
-
-@njit_borrowed
-def _split(work, mask, tile):
-    """Decompose ``work`` (the hand less its pair) into melds, kind by kind, taking
-    a pung where bit j of ``mask`` is set for the j-th kind holding three or more; returns
-    ``(done, has pung, has chow, bits of the winning tile's roles)``. ``work`` is used up."""
-    j = 0
-    pung = False
-    chow = False
-    roles = 0
-    for k in range(34):
-        c = np.int64(work[k])
-        if c >= 3:
-            if (mask >> j) & 1:
-                c -= 3
-                pung = True
-            j += 1
-        if c == 0:
-            continue
-        if k >= 27 or k % 9 > 6 or work[k + 1] < c or work[k + 2] < c:
-            return False, False, False, 0
-        work[k + 1] -= c
-        work[k + 2] -= c
-        chow = True
-        if tile == k + 1:
-            roles |= RD_CLOSED
-        if (tile == k + 2 and k % 9 == 0) or (tile == k and k % 9 == 6):
-            roles |= RD_EDGE
-    return True, pung, chow, roles
-
-
-@njit_borrowed
 def readings(G, S, W, s, counts, tile):
     """The :data:`RD_EDGE` … bits of seat ``s``'s complete hand ``counts`` (concealed, its
     melds as they stand) won on ``tile``, over the decompositions (any pair, four melds)
     that meet a scoring family's conditions (pung, chow, 1/9/honour, suits; a 中 pair as a
     pung where the family says so)."""
-    meld_flags, meld_suits, meld_chow = _meld_facts(G, S, s)
+    meld_flags, meld_suits, meld_chow = meld_facts(S, s)
     suits = meld_suits
     yao = (meld_flags & YAO) != 0
     for k in range(34):
@@ -204,7 +154,7 @@ def readings(G, S, W, s, counts, tile):
             for mask in range(1 << n_big):
                 for k in range(34):
                     work[k] = counts[k] - (2 if k == pair else 0)
-                done, pung, chow, roles = _split(work, mask, tile)
+                done, pung, chow, roles = split(work, mask, tile)
                 if not done:
                     continue
                 has_pung = pung or (meld_flags & PUNG) != 0 or (red and pair == 33)
@@ -327,11 +277,9 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
 
 @njit_borrowed
 def end_hand(G, S, rec):
-    """The hand's 报听 turns, 闷听 and 换宝 into the record; whether it was drawn, for the
-    next hand."""
+    """The hand's 闷听 and 换宝 into the record; whether it was drawn, for the next hand."""
     col = G.cfg[V.COL_MODEL]
     for s in range(4):
-        rec[col + C_DECLARE_TURN + s] = S.model[M_DECLARE_TURN + s]
         rec[col + C_MENTING + s] = (S.model[M_MENTING] >> s) & 1
     rec[col + C_BAO_CHANGES] = S.pos[P_BAO_CHANGES]
     S.carry[K_DRAWN] = 1 if rec[R.C_OUTCOME] == R.OUT_DRAW else 0

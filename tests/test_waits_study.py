@@ -1,0 +1,96 @@
+"""The waits study (:mod:`mjsim.stats.waits_study`, ``mjsim waits-study``): one row per
+ready seat with how its hand ended, the estimates against a direct computation, the CLI's
+tables and its errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.game import record as R
+from mjsim.game.play import play_frame
+from mjsim.stats.waits_study import RESULTS, estimate, ready_seats, waits_study
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def played():
+    return play_frame("generic", 800, seed=5)
+
+
+def test_ready_seats_match_the_records(played):
+    """One row per seat with a ready turn; a seat won exactly when its winner bit is set,
+    dealt in only on its own discard, and a drawn hand is drawn for every ready seat."""
+    seats = ready_seats(played)
+    assert len(seats) == sum(int((played[f"ready_turn_{s}"] > 0).sum()) for s in range(4))
+    hand = played.set_index("index")
+    for _, row in seats.sample(200, random_state=0).iterrows():
+        h, seat = hand.loc[row["index"]], row.seat
+        winner = bool(int(h.winners) >> seat & 1)
+        assert row.won == winner and row.result.startswith("won") == winner
+        if row.result == "dealt_in":
+            assert h.discarder == seat and h.outcome == R.OUT_WIN
+        assert (row.result == "drawn") == (h.outcome == R.OUT_DRAW)
+        assert row.pay == h[f"pay_{seat}"] and row.turn == h[f"ready_turn_{seat}"]
+
+
+def test_estimate_is_the_clustered_mean():
+    """``estimate``'s s.e. is the cluster-robust one, computed here from the group sums."""
+    rng = np.random.default_rng(1)
+    groups = np.repeat(np.arange(60), 5)
+    x = rng.normal(size=300) + np.repeat(rng.normal(size=60), 5)
+    e = estimate(x, groups)
+    sums = pd.Series(x).groupby(groups).sum().to_numpy()
+    sizes = np.bincount(groups)
+    m = x.mean()
+    g = len(sums)
+    se = math.sqrt(g / (g - 1) * ((sums - m * sizes) ** 2).sum()) / len(x)
+    assert e["mean"] == pytest.approx(m) and e["se"] == pytest.approx(se)
+    assert e["ci"] == pytest.approx([m - 1.959963984540054 * se, m + 1.959963984540054 * se])
+
+
+def test_study_tables_add_up(played):
+    """The results' shares add to 1; each table's groups add to the ready seats; every
+    interval holds its estimate."""
+    seats = ready_seats(played)
+    s = waits_study(seats, len(played))
+    assert sum(r["mean"] for r in s["results"]) == pytest.approx(1)
+    for key in ("by_live", "by_shape", "by_round", "by_concealed"):
+        assert sum(r["n"] for r in s[key]) == len(seats), key
+        for r in s[key]:
+            assert r["ci"][0] <= r["mean"] <= r["ci"][1]
+    assert sum(r["n"] for r in s["self_draw_by_shape"]) == int(seats.won.sum())
+    assert s["win"]["mean"] == pytest.approx(seats.won.mean())
+    assert [r["group"] for r in s["results"]] == list(RESULTS)
+
+
+def test_the_cli_prints_and_writes_json(tmp_path):
+    """``mjsim waits-study --json`` gives the tables (and the deal-time share beside the
+    exact value); the chart is written."""
+    chart = tmp_path / "w.png"
+    res = runner.invoke(app, ["waits-study", "--rules", "generic", "-n", "400", "--deals",
+                              "3000", "--chart", str(chart), "--json"])
+    assert res.exit_code == 0, res.output
+    s = json.loads(res.stdout)
+    assert s["rules"] == "generic" and s["n_hands"] == 400 and s["by_shape"]
+    assert s["deal"]["exact"] == pytest.approx(8.2112e-05, rel=1e-3)
+    assert chart.stat().st_size > 0
+    res = runner.invoke(app, ["waits-study", "--rules", "changsha", "-n", "200", "--deals", "0"])
+    assert res.exit_code == 0 and "by wait shape" in res.output
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--chart", "w.txt"], "--chart must name a .png"),
+    (["--rules", "nope"], "nope"),
+])
+def test_bad_input_is_one_line(args, words):
+    res = runner.invoke(app, ["waits-study", "-n", "10", "--deals", "0", *args])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and words in res.stderr
+    assert res.stderr.count("\n") == 1, res.stderr
