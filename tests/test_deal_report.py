@@ -90,7 +90,7 @@ def test_report_of_a_shanghai_game(tmp_path):
     assert markdown.startswith("# The deal and the game")
     for heading in ("## Bonus tiles at the deal", "## Shanten at the deal by family",
                     "## Expected scores", "### What the shanghai model records",
-                    "### Bots compared"):
+                    "### Bots compared", "### Waits: how good is a ready hand?"):
         assert heading in markdown
     assert "八花齐" in markdown and "清一色" in markdown
     figures = doc["play"]["baseline"]["model_figures"]

@@ -164,7 +164,7 @@ def test_interrupted_then_resumed(fake_engine, tmp_path, monkeypatch):
                                   to_frame("changsha", synthetic_rows(0, 0, 48), 0))
 
 
-def _check_report(tmp_path: Path, doc: dict, hands: int) -> None:
+def _check_report(tmp_path: Path, doc: dict, hands: int, waits: bool = True) -> None:
     from matplotlib.image import imread
 
     folder = tmp_path / "changsha"
@@ -175,9 +175,11 @@ def _check_report(tmp_path: Path, doc: dict, hands: int) -> None:
     compared = play["bots_compared"]
     assert compared["lineup"] == MIXED.split(",") and compared["n_hands"] == max(8, hands // 4)
     assert set(play["files"].values()) == {"payment_distribution.png", "win_kinds.png",
-                                           "bots_compared.png"}
+                                           "bots_compared.png", *["waits_by_live.png"] * waits}
     markdown = (folder / "report.md").read_text(encoding="utf-8")
     assert "## Expected scores" in markdown and "### Bots compared" in markdown
+    assert "### Waits: how good is a ready hand?" in markdown
+    assert ("notebooks/waits.ipynb" in markdown) == waits
     assert f"--hands {hands}" in markdown
     for name in play["files"].values():
         assert f"]({name})" in markdown
@@ -187,8 +189,9 @@ def _check_report(tmp_path: Path, doc: dict, hands: int) -> None:
 
 
 def test_report_section(fake_engine, tmp_path):
+    """Synthetic records have no readiness: the waits section says no seat became ready."""
     result = run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path), "--json")
-    _check_report(tmp_path, json.loads(result.stdout), 64)
+    _check_report(tmp_path, json.loads(result.stdout), 64, waits=False)
     text = run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path)).stdout
     assert "expected scores — changsha, 64 hands" in text and "bots compared" in text
 

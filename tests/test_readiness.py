@@ -63,9 +63,12 @@ def test_a_two_sided_wait_recorded():
     rec = np.zeros(len(game_config("generic").columns), np.int32)
     _record_ready(g, S, W, rec, 0)
     assert rec[R.C_READY_TURN] == 7 and rec[R.C_READY_LIVE] == 5
-    waits = [k for k in range(34) if (rec[R.C_READY_WAITS_LO] >> k if k < R.WAITS_SPLIT else
-                                      rec[R.C_READY_WAITS_HI] >> (k - R.WAITS_SPLIT)) & 1]
-    assert waits == kinds("3s 6s") and rec[R.C_READY_OPEN] == 0
+    assert _waits_of(rec) == kinds("3s 6s") and rec[R.C_READY_OPEN] == 0
+
+
+def _waits_of(rec):
+    return [k for k in range(34) if (rec[R.C_READY_WAITS_LO] >> k if k < R.WAITS_SPLIT else
+                                     rec[R.C_READY_WAITS_HI] >> (k - R.WAITS_SPLIT)) & 1]
 
 
 # --------------------------------------------------------------------------- wait shapes
@@ -105,7 +108,8 @@ def _reference_shape(text):
     for t in range(34):
         if counts[t] == 4:
             continue
-        found = {d.wait for d in decompose(f"{text} +{counts_to_compact(np.eye(34, dtype=int)[t])}")}
+        tile = counts_to_compact(np.eye(34, dtype=int)[t])
+        found = {d.wait for d in decompose(f"{text} +{tile}")}
         if found:
             n += 1
             names |= found
@@ -174,6 +178,10 @@ def test_shapes_follow_the_rule_sets_pairs():
 
 def test_a_held_wild_tile_makes_the_shape_wild():
     """``123m 456p 789s 111z 7z`` waits on 7z (单吊); with 7z wild it is ready on more, and
-    its shape is ``wild``."""
+    its shape is ``wild``. A wild kind not held wins too when drawn, but is not read:
+    ``45s`` stays 两面 with 7z wild."""
     assert _shape("generic", "123m 456p 789s 111z 7z") == "single"
     assert _shape("generic", "123m 456p 789s 111z 7z", wild=kinds("7z")[0]) == "wild"
+    rec = _recorded("generic", "123m 456p 789s 11z 45s", wild=kinds("7z")[0])
+    assert _waits_of(rec) == kinds("3s 6s 7z")
+    assert SH.SHAPES[rec[R.C_READY_SHAPE]] == "open"

@@ -23,9 +23,9 @@ def _p(e: dict[str, Any]) -> str:
     return "—" if e["mean"] is None else f"{100 * e['mean']:.2f}%"
 
 
-def _ci(e: dict[str, Any], k: float = 100, end: str = "%") -> str:
+def _ci(e: dict[str, Any], k: float = 100, end: str = "%", digits: int = 2) -> str:
     lo, hi = e["ci"]
-    return "—" if lo is None else f"{k * lo:.2f} – {k * hi:.2f}{end}"
+    return "—" if lo is None else f"{k * lo:.{digits}f} – {k * hi:.{digits}f}{end}"
 
 
 def _table(title: str, head: str, rows: list[dict], name=str, value: str = "win",
@@ -71,7 +71,7 @@ def print_deal(d: dict[str, Any]) -> None:
     """The deal-time tables (rich)."""
     exact = "" if d["exact"] is None else f"; exact {100 * d['exact']:.4f}%"
     console.print(f"[bold]at the deal[/] ({d['n_deals']:,} deals, non-dealers): ready "
-                  f"{100 * d['ready']['mean']:.4f}% ({_ci(d['ready'], 100, '%')}{exact})")
+                  f"{100 * d['ready']['mean']:.4f}% ({_ci(d['ready'], 100, '%', 4)}{exact})")
     for key, head in (("by_waits", "winning kinds"), ("by_live", "live copies")):
         if d[key]:
             console.print(_table(f"ready hands at the deal, by {head}", head, d[key],
@@ -82,7 +82,7 @@ def waits_cmd(rules: str = RULES, settings: list[str] = SET,
               n: int = typer.Option(20_000, "-n", min=1, help="Number of hands played."),
               seed: int = SEED,
               bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
-              deals: int = typer.Option(100_000, "--deals", min=0,
+              deals: int = typer.Option(1_000_000, "--deals", min=0,
                                         help="Deals for the deal-time waits (0: skip)."),
               chart: Path | None = typer.Option(None, "--chart",
                                                 help="Write the chart (win probability "

@@ -7,7 +7,8 @@ open-ended chow (两面). A wait has a shape when every winning kind, in every d
 a meld family of the rule set accepts, plays one role, on no more kinds than the shape has
 (one for 边/嵌/单吊, two for 两面/对倒); otherwise it is *several* (e.g. 三面, or 1112m
 waiting on 2m as 单吊 and 3m as 边). Seven-pair waits are 单吊; a hand holding a wild tile
-is *wild*; a kind won only by another special form (十三幺, 将将胡 …) makes it *other*.
+is *wild*, and a kind wild for the seat is not read (drawn, it completes any ready hand);
+a kind won only by another special form (十三幺, 将将胡 …) makes it *other*.
 
 >>> SHAPES[SHAPE_OPEN], SHAPES_ZH[SHAPE_OPEN]
 ('open', '两面')
@@ -162,19 +163,21 @@ def win_roles(G, S, W, s, counts, tile, n_families):
 @njit_borrowed
 def wait_shape(G, S, W, s, counts, n_families):
     """The :data:`SHAPES` code of seat ``s``'s wait: ``counts`` its concealed tiles (used
-    and restored), the winning kinds those marked in ``W.waits``."""
+    and restored), the winning kinds those marked in ``W.waits``. A kind wild for the seat
+    is left out (a wild tile drawn completes any ready hand); a wait on nothing else is
+    *wild* too."""
     if wild_held(S, s, counts) > 0:
         return SHAPE_WILD
     roles = 0
     n = 0
     for t in range(34):
-        if W.waits[t]:
+        if W.waits[t] and not S.wild[s, t]:
             n += 1
             counts[t] += 1
             roles |= win_roles(G, S, W, s, counts, t, n_families)
             counts[t] -= 1
     if n == 0:
-        return SHAPE_NONE
+        return SHAPE_WILD
     for i in range(_ONE_ROLE.shape[0]):
         if roles == _ONE_ROLE[i, 0] and n <= _ONE_ROLE[i, 2]:
             return _ONE_ROLE[i, 1]

@@ -134,15 +134,17 @@ def build_play_report(rules: RuleSet, n_hands: int = DEFAULT_HANDS, seed: int = 
     frame = play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress)
     base = play_summary(frame, rules.id, rules.options_hash, seed, BASELINE)
     seats = ready_seats(frame)
-    waits = waits_study(seats, n_hands)
     files = {
         "payments": _payment_chart(base, folder / "payment_distribution.png"),
         "win_kinds": _win_kind_chart(base, folder / "win_kinds.png"),
-        "waits": live_chart(win_by_live_and_shape(seats), folder / "waits_by_live.png",
-                            charts.label(f"{rules.id}：听牌后胡牌概率，{n_hands:,} 手（95% 区间）",
-                                         f"{rules.id}: win once ready, {n_hands:,} hands "
-                                         "(95% intervals)")),
     }
+    waits = None
+    if len(seats):
+        waits = waits_study(seats, n_hands)
+        files["waits"] = live_chart(
+            win_by_live_and_shape(seats), folder / "waits_by_live.png",
+            charts.label(f"{rules.id}：听牌后胡牌概率，{n_hands:,} 手（95% 区间）",
+                         f"{rules.id}: win once ready, {n_hands:,} hands (95% intervals)"))
     compared = None
     if len(set(lineup)) > 1:
         m = max(8, n_hands // 4)
@@ -297,11 +299,14 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
 def _waits_markdown(rules: RuleSet, p: dict[str, Any]) -> list[str]:
     """The "Waits" subsection: how often a seat got ready, and won from there, by shape."""
     w = p["waits"]
+    if w is None:
+        return ["### Waits: how good is a ready hand?", "", "No seat became ready.", ""]
+    e = {"p": w["win"]["mean"], "ci": w["win"]["ci"]}
     lines = [
         "### Waits: how good is a ready hand?", "",
         (f"Of the baseline's seat-hands, {100 * w['ready_share']:.1f}% became ready (听牌: "
          "after one of its discards the seat's tiles won on some kind). A ready seat went on "
-         f"to win {_pct_ci({'p': w['win']['mean'], 'ci': w['win']['ci']})} of those hands "
+         f"to win {_pct(e)} ({_pct_ci(e)}) of those hands "
          f"({w['n_ready']:,} ready seats; s.e. by game). By the shape of the wait when it "
          "first became ready:"), "",
         "| wait shape | ready seats | won | 95% interval | self-drawn, of its wins |",

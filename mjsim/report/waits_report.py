@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from ..game.shape import SHAPES, SHAPES_ZH
@@ -23,14 +24,18 @@ def live_chart(table: pd.DataFrame, path: Path, title: str) -> Path:
     table = table[table.n >= MIN_POINT]
     for shape, rows in table.groupby("shape", sort=False):
         zh = SHAPES_ZH[SHAPES.index(shape)]
-        ax.errorbar(rows.live + 0.04 * SHAPES.index(shape), 100 * rows["mean"],
-                    yerr=[100 * (rows["mean"] - rows.lo), 100 * (rows.hi - rows["mean"])],
+        err = np.clip([rows["mean"] - rows.lo, rows.hi - rows["mean"]], 0, None)  # rounding
+        ax.errorbar(rows.live + 0.04 * SHAPES.index(shape), 100 * rows["mean"], yerr=100 * err,
                     marker="o", ms=4, capsize=3, label=charts.label(f"{zh} {shape}", shape))
     ax.set_xlabel(charts.label("未见的可胡张数 live copies of the winning kinds",
                                "live copies of the winning kinds"))
     ax.set_ylabel(charts.label("听牌后胡牌概率 win probability once ready (%)",
                                "win probability once ready (%)"))
     ax.set_title(title)
-    ax.legend(fontsize=8, ncols=2)
+    if table.empty:
+        ax.text(0.5, 0.5, f"fewer than {MIN_POINT} ready seats at every point",
+                ha="center", va="center", transform=ax.transAxes)
+    else:
+        ax.legend(fontsize=8, ncols=2)
     ax.set_ylim(bottom=0)
     return charts.save(fig, path)

@@ -185,7 +185,7 @@ def win_by_live_and_shape(seats: pd.DataFrame) -> pd.DataFrame:
                 e = estimate(seats.won.to_numpy()[pick], g[pick])
                 rows.append({"shape": shape, "live": n_live, "n": e["n"], "mean": e["mean"],
                              "se": e["se"], "lo": e["ci"][0], "hi": e["ci"][1]})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["shape", "live", "n", "mean", "se", "lo", "hi"])
 
 
 def deal_waits(rules: Any, n: int, seed: int = 0) -> dict[str, Any]:
