@@ -9,13 +9,16 @@ import numpy as np
 import pytest
 
 from mjsim.decompose import decompose
+from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
+from mjsim.game import values as V
 from mjsim.game import shape as SH
 from mjsim.game.config import _playable, game_config
 from mjsim.game.engine import _record_ready
 from mjsim.game.play import play_frame
 from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
 from mjsim.notation import counts_to_compact
+from mjsim.rules import load_rules
 from scripted import kinds
 
 
@@ -185,3 +188,40 @@ def test_a_held_wild_tile_makes_the_shape_wild():
     rec = _recorded("generic", "123m 456p 789s 11z 45s", wild=kinds("7z")[0])
     assert _waits_of(rec) == kinds("3s 6s 7z")
     assert SH.SHAPES[rec[R.C_READY_SHAPE]] == "open"
+
+
+@pytest.mark.parametrize("rules", [r.id for r in _playable()])
+def test_recorded_waits_are_the_waits_kernels(rules):
+    """The kinds recorded (tried only where they could win: held, near, the rule set's
+    ``far_waits``) are those :func:`mjsim.efficiency.waits_batch` finds trying all 34, on
+    ready hands made by taking one tile from a complete hand (no wild tiles, no melds;
+    under 定缺 void in 条, as the engine's seat would be)."""
+    rs = load_rules(rules)
+    rng = np.random.default_rng(7)
+    g = game_config(rules).rules_arrays
+    void = 2 if g.cfg[V.VOID] != V.VOID_NONE else None
+    kinds_ = np.array([k for k in np.flatnonzero(g.kind_mask) if void is None or k // 9 != void])
+    hands = []
+    while len(hands) < 120:
+        counts = np.zeros(34, np.int64)
+        for _ in range(rs.melds):
+            k = int(rng.choice(kinds_))
+            group = [k, k + 1, k + 2] if k < 27 and k % 9 < 7 and rng.random() < 0.6 else [k] * 3
+            for k_ in group:
+                counts[k_] += 1
+        counts[int(rng.choice(kinds_))] += 2
+        if (counts > 4).any() or not set(np.flatnonzero(counts)) <= set(kinds_):
+            continue
+        counts[int(rng.choice(np.flatnonzero(counts)))] -= 1
+        hands.append(counts.astype(np.uint8))
+    want, _ = waits_batch(np.array(hands), rs, void=void)
+    for counts, row in zip(hands, want):
+        S = new_state()
+        W = new_scratch(g.families.shape[0])
+        S.concealed[0] = counts
+        if void is not None:
+            S.void[0] = void
+        S.pos[P_TURNS] = 3
+        rec = np.zeros(len(game_config(rules).columns), np.int32)
+        _record_ready(g, S, W, rec, 0)
+        assert _waits_of(rec) == list(np.flatnonzero(row)), (rules, counts_to_compact(counts))

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..evaluate import compile_rules
+from ..kernels import shanten as K
 from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
 from ..rules import RuleSet, RulesError, load_rules
 from ..sim.walls import WallSpec
@@ -34,6 +35,30 @@ from .scoring import MODELS, model
 from .state import MAX_SOURCES
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
+
+def far_waits(families: np.ndarray) -> int:
+    """The kinds (bit k) a hand without wild tiles may win on though it holds neither that
+    kind nor a kind of its suit within two: every 2/5/8 with 将将胡, every honour with a
+    风一色 form, every kind with 八对 + 1 (its odd tile is any); a meld or a pair needs a tile
+    held or near.
+
+    >>> from mjsim.evaluate import compile_rules
+    >>> from mjsim.rules import load_rules
+    >>> far_waits(compile_rules(load_rules("generic")).families)
+    0
+    >>> bin(far_waits(compile_rules(load_rules("changsha")).families)).count("1")
+    9
+    """
+    kinds = np.zeros(34, dtype=bool)
+    forms = set(families[:, 0].tolist())
+    if K.EIGHT_PAIRS in forms:
+        kinds[:] = True
+    if K.ALL_258 in forms:
+        kinds[[9 * suit + rank for suit in range(3) for rank in (1, 4, 7)]] = True
+    if K.ALL_HONOURS in forms:
+        kinds[27:] = True
+    return int(sum(1 << k for k in np.flatnonzero(kinds)))
+
 
 #: the rule set's arrays as the compiled engine reads them
 GameRules = namedtuple("GameRules", (
@@ -178,7 +203,8 @@ def game_config(rules: RuleSet | str) -> GameConfig:
                          f"{fixed - 1} where the wall keeps a reserve in place ({fixed} tiles "
                          f"here), got {engine['reserve_replace']}")
     name = scoring.__name__.rsplit(".", 1)[1]
-    engine.update(hand_size=rules.hand_size, melds=rules.melds, model=MODELS.index(name),
+    engine.update(far_waits=far_waits(families), hand_size=rules.hand_size, melds=rules.melds,
+                  model=MODELS.index(name),
                   n_scoring=len(comp.families), col_model=R.N_COMMON,
                   col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
                   reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],

@@ -302,14 +302,32 @@ def live(S, s, t):
 
 
 @njit_inline
+def _near(counts, t):
+    """Whether ``counts`` hold ``t`` or a kind of its suit within two of it."""
+    if counts[t] > 0:
+        return True
+    if t >= 27:
+        return False
+    first = t - t % 9
+    for u in range(max(first, t - 2), min(first + 9, t + 3)):
+        if counts[u] > 0:
+            return True
+    return False
+
+
+@njit_inline
 def n_waits(G, S, W, s, counts, aux, most):
     """The kinds (counted up to ``most``) on which seat ``s``'s 13 tiles ``counts`` (its
     melds as they stand) win, among those it may add, marked in ``W.waits``; with ``aux``
-    the rule set's auxiliary families count too (假将 shapes)."""
+    the rule set's auxiliary families count too (假将 shapes). Only kinds that could win are
+    tried: any where it holds a wild tile, else its wild kinds, the rule set's
+    ``far_waits`` and the kinds held or near one held."""
     n = 0
     W.waits[:] = False
+    free = wild_held(S, s, counts) > 0
     for t in range(34):
-        if G.kind_mask[t] and can_add(S, s, counts, t):
+        if G.kind_mask[t] and can_add(S, s, counts, t) and (
+                free or S.wild[s, t] or ((G.cfg[V.FAR_WAITS] >> t) & 1) != 0 or _near(counts, t)):
             counts[t] += 1
             done = evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0 if aux \
                 else cost(G, S, W, s, counts) == 0

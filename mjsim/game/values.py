@@ -142,6 +142,7 @@ ENGINE: dict[str, tuple] = {
     "feed_limit": (int, 0),
     "col_pay": (int, 0),
     "n_sources": (int, 0),
+    "far_waits": (int, 0),
 }
 
 N_CFG = len(ENGINE)
@@ -151,7 +152,7 @@ DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "indicator_sl
                      "wild_step", "model", "n_scoring", "src_win", "src_kong", "src_declare",
                      "src_qishou", "src_mid", "src_baopai", "col_model", "decline_below",
                      "weigh_waits", "fold_from", "feed_limit", "col_pay",
-                     "n_sources", "qishou", "mid_game"})
+                     "n_sources", "qishou", "mid_game", "far_waits"})
 
 
 def cfg_index(name: str) -> int:
@@ -170,7 +171,7 @@ def cfg_index(name: str) -> int:
  MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
  DECLINE_BELOW, WEIGH_WAITS, FOLD_FROM,
  FEED_LIMIT, COL_PAY,
- N_SOURCES) = range(N_CFG)
+ N_SOURCES, FAR_WAITS) = range(N_CFG)
 
 # choice codes (their index in ENGINE)
 END_EMPTY, END_HAIDI, END_FENZHANG = range(3)
