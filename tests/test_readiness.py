@@ -23,34 +23,39 @@ from scripted import kinds
 
 
 def _waits(row, s):
-    lo, hi = int(row[f"ready_waits_lo_{s}"]), int(row[f"ready_waits_hi_{s}"])
+    return _kinds_of(int(row[f"ready_waits_lo_{s}"]), int(row[f"ready_waits_hi_{s}"]))
+
+
+def _kinds_of(lo, hi):
     return [k for k in range(34) if (lo >> k if k < R.WAITS_SPLIT else
                                      hi >> (k - R.WAITS_SPLIT)) & 1]
 
 
 @pytest.mark.parametrize("rules", [r.id for r in _playable()])
 def test_every_winner_on_a_discard_was_ready(rules):
-    """A seat wins on another's tile only with 13 tiles that win on it, so it was ready
-    after some discard of its own, no later than the hand's last; the recorded kinds and
-    shape are there exactly when the turn is, with at most four live copies each."""
+    """A seat wins on another's tile only with tiles that win on it, so it was ready as
+    dealt or after a discard of its own, no later than the hand's last; the recorded kinds
+    are there exactly when the shape is, with at most four live copies each."""
     df = play_frame(rules, n=400, seed=3)
     ron = df.win_kind.isin([R.WIN_DIANPAO, R.WIN_QIANGGANG, R.WIN_GANGPAO, R.WIN_HAIDIPAO])
     for s in range(4):
         turn = df[f"ready_turn_{s}"]
-        assert (turn >= 0).all() and (turn <= df.turns).all()
+        ready = df[f"ready_shape_{s}"] != SH.SHAPE_NONE
+        assert (turn >= 0).all() and (turn <= df.turns).all() and (turn[~ready] == 0).all()
         won = ron & ((df.winners.to_numpy().astype(np.int64) >> s) & 1).astype(bool)
-        assert (turn[won] > 0).all(), rules
+        assert ready[won].all(), rules
         has = (df[f"ready_waits_lo_{s}"] != 0) | (df[f"ready_waits_hi_{s}"] != 0)
-        assert (has == (turn > 0)).all()
-        assert ((df[f"ready_shape_{s}"] != SH.SHAPE_NONE) == (turn > 0)).all()
-        for _, row in df[turn > 0].head(50).iterrows():
+        assert (has == ready).all()
+        # turn 0 is as dealt: a non-dealer only
+        assert (df.dealer[ready & (turn == 0)] != s).all()
+        for _, row in df[ready].head(50).iterrows():
             assert 0 <= row[f"ready_live_{s}"] <= 4 * len(_waits(row, s))
         # a seat declares (报听, 敲) only when ready: its declaration turn, from the first
         # discard on which it was ready, is there exactly when its bit of ``declared`` is
         declare = df[f"declare_turn_{s}"]
         declared = ((df.declared.to_numpy().astype(np.int64) >> s) & 1).astype(bool)
         assert ((declare > 0) == declared).all(), rules
-        assert (turn[declared] > 0).all() and (turn[declared] <= declare[declared]).all()
+        assert ready[declared].all() and (turn[declared] <= declare[declared]).all()
 
 
 def test_a_two_sided_wait_recorded():
@@ -70,8 +75,7 @@ def test_a_two_sided_wait_recorded():
 
 
 def _waits_of(rec):
-    return [k for k in range(34) if (rec[R.C_READY_WAITS_LO] >> k if k < R.WAITS_SPLIT else
-                                     rec[R.C_READY_WAITS_HI] >> (k - R.WAITS_SPLIT)) & 1]
+    return _kinds_of(int(rec[R.C_READY_WAITS_LO]), int(rec[R.C_READY_WAITS_HI]))
 
 
 # --------------------------------------------------------------------------- wait shapes
@@ -79,6 +83,7 @@ def _waits_of(rec):
 _REF_SHAPE = {"ryanmen": "open", "edge": "edge", "closed": "closed", "single": "single",
               "shanpon": "double_pung"}
 _MOST = {"open": 2, "double_pung": 2}
+_WIDEST = ("ryanmen", "shanpon", "closed", "edge", "single")
 
 
 def _recorded(rules, text, melds=(), wild=None):
@@ -104,8 +109,8 @@ def _shape(rules, text, melds=(), wild=None):
 
 def _reference_shape(text):
     """The generic shape from the Python decompositions (:func:`mjsim.decompose.decompose`):
-    every winning kind's wait names; one name on no more kinds than the shape has, or
-    several."""
+    each winning kind's widest wait name (ryanmen, shanpon, closed, edge, single); one name
+    on no more kinds than the shape has, or several."""
     counts = np.bincount(np.array(kinds(text)), minlength=34)
     names, n = set(), 0
     for t in range(34):
@@ -115,7 +120,7 @@ def _reference_shape(text):
         found = {d.wait for d in decompose(f"{text} +{tile}")}
         if found:
             n += 1
-            names |= found
+            names.add(next(w for w in _WIDEST if w in found))
     if not n:
         return "none"
     if len(names) == 1:
@@ -135,6 +140,8 @@ def _reference_shape(text):
     ("123m 456p 11z 23456s", "several"),   # 1s 4s 7s
     ("123m 456p 789s 1112s", "several"),  # 2s 单吊, 3s 边
     ("1122m 3344p 5566s 7z", "single"),    # seven pairs
+    ("123m 456p 11z 12234s", "closed"),    # 3s only: 234 + 12 (边) or 123 + 24 (嵌)
+    ("123m 456p 11z 45567s", "open"),      # 3s 6s: 6s as 456 + 57 or 567 + 45
 ])
 def test_wait_shapes(text, want):
     """Positions of each shape (generic), as the Python decompositions read them too."""
@@ -225,3 +232,9 @@ def test_recorded_waits_are_the_waits_kernels(rules):
         rec = np.zeros(len(game_config(rules).columns), np.int32)
         _record_ready(g, S, W, rec, 0)
         assert _waits_of(rec) == list(np.flatnonzero(row)), (rules, counts_to_compact(counts))
+
+
+def test_a_constrained_family_reads_only_the_decompositions_it_accepts():
+    """hongzhong112 asks for a pung: ``11122233m 456p 99p`` waits on 3m (333m, or 123m × 3
+    without a pung, which the rules refuse) and 9p (999p): 对倒."""
+    assert _shape("hongzhong112", "11122233m 456p 99p") == "double_pung"

@@ -48,7 +48,8 @@ def print_study(s: dict[str, Any], title: str) -> None:
     console.print(_table("by wait shape", "shape", s["by_shape"],
                          lambda r: f"{r['group']} {r['group_zh']}"))
     console.print(_table("by the round (巡) it became ready", "round", s["by_round"],
-                         lambda r: f"{r['group']}" + ("+" if r["group"] == rtop else "")))
+                         lambda r: "0 (as dealt)" if r["group"] == 0 else
+                         f"{r['group']}" + ("+" if r["group"] == rtop else "")))
     console.print(_table("concealed or not", "concealed", s["by_concealed"],
                          lambda r: "concealed 门清" if r["group"] else "with melds"))
     if s["by_declared"]:

@@ -773,9 +773,9 @@ def _push(G, S, W, s, t, bot):
 
 @njit_borrowed
 def _record_ready(G, S, W, rec, s):
-    """The first time seat ``s``'s 13 tiles win on some kind (tile by tile; 假将 shapes
-    where ``fake_pair``): the turn, the winning kinds, their live copies, the wait's shape,
-    exposed melds."""
+    """The first time seat ``s``'s tiles (13, or the hand size) win on some kind (tile by
+    tile; 假将 shapes where ``fake_pair``): the turn (0: as dealt), the winning kinds, their
+    live copies, the wait's shape (never 0), exposed melds."""
     aux = G.cfg[V.FAKE_PAIR]
     if n_waits(G, S, W, s, S.concealed[s], aux, np.int64(34)) == 0:
         return
@@ -812,7 +812,7 @@ def _after_discard(G, S, W, wall, rec, s, t):
         st[s, ST_PASS_KIND] = -1
     S.pos[P_TURNS] += 1
     _mark_ready(G, S, W, s)
-    if st[s, ST_READY] and rec[R.C_READY_TURN + s] == 0:
+    if st[s, ST_READY] and rec[R.C_READY_SHAPE + s] == 0:
         _record_ready(G, S, W, rec, s)
     may_declare = G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
         S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
@@ -1079,6 +1079,8 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
         s = (dealer + j) % 4
         st[s, ST_KEY], st[s, ST_COST] = B.hand_key(G, S, W, s, conc[s], bots[s])
         _mark_ready(G, S, W, s)
+        if st[s, ST_READY]:
+            _record_ready(G, S, W, rec, s)  # ready as dealt: turn 0
     cur = dealer
     drawn = NO_TILE     # the tile the player to move just drew
     drew = True         # the turn began with a draw (or is the dealer's first)

@@ -96,12 +96,13 @@ N_COMMON = len(COMMON)
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
 #: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons
-#: where they are bonus tiles) seat ``s`` set aside. The first time seat ``s``'s 13 tiles
-#: (after its discard) won on some kind: ``ready_turn_<s>`` (the discard count then, from 1;
-#: 0: never ready), the winning kinds (``ready_waits_lo/hi``), their copies it could not see
-#: (``ready_live``), the wait's shape (``ready_shape``, :data:`mjsim.game.shape.SHAPES`), and
-#: ``ready_open`` the seats that had an exposed meld then; ``declare_turn_<s>`` the discard
-#: on which seat ``s`` declared ready (报听, 敲; 0: never)
+#: where they are bonus tiles) seat ``s`` set aside. The first time seat ``s``'s tiles (as
+#: dealt, or after one of its discards) won on some kind: the wait's shape
+#: (``ready_shape_<s>``, :data:`mjsim.game.shape.SHAPES`; 0: never ready), ``ready_turn_<s>``
+#: (the hand's discard count then; 0: as dealt), the winning kinds (``ready_waits_lo/hi``),
+#: their copies it could not see (``ready_live``; a wild kind's too), and ``ready_open``
+#: the seats that had an exposed meld then; ``declare_turn_<s>`` the discard on which seat
+#: ``s`` declared ready (报听, 敲; 0: never)
 SEAT_MASKS = ("winners", "declared", "locked", "ready_end", "ready_open")
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
          *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),

@@ -39,7 +39,7 @@ READ = ("seed", "game", "index", "outcome", "win_kind", "winners", "discarder",
                                              "pay") for s in R.SEATS))
 #: live-copy groups of the tables: 0 … 7, then 8 or more
 LIVE_TOP = 8
-#: rounds (巡) of the tables: 1 … 11, then 12 or more
+#: rounds (巡) of the tables: 0 (ready as dealt), 1 … 11, then 12 or more
 ROUND_TOP = 12
 
 
@@ -53,13 +53,16 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (hand, seat) that became ready, in hand order: ``seed``, ``game``,
-    ``index``, ``seat``, ``turn`` (the hand's discards then), ``round``, ``n_waits``,
+    ``index``, ``seat``, ``turn`` (the hand's discards then; 0: as dealt), ``round`` (0: as
+    dealt), ``n_waits``,
     ``live``, ``wait_shape`` (:data:`mjsim.game.shape.SHAPES`), ``concealed``, ``declared``,
-    ``result`` (:data:`RESULTS`), ``won``, ``self_draw``, ``pay`` (the seat's net score).
+    ``result`` (:data:`RESULTS`: a 花胡 win of bonus tiles counts as self-drawn, a robbed
+    kong as dealt in), ``won``, ``self_draw``, ``pay`` (the seat's net score).
 
     >>> from mjsim.game.play import columns, to_frame
     >>> rows = np.zeros((1, len(columns("generic"))), np.int32)
     >>> rows[0, columns("generic").index("ready_turn_2")] = 9
+    >>> rows[0, columns("generic").index("ready_shape_2")] = 1
     >>> ready_seats(to_frame("generic", rows, 0))[["seat", "round", "result"]].values.tolist()
     [[2, 3, 'drawn']]
     """
@@ -70,7 +73,7 @@ def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for s in R.SEATS:
         turn = df[f"ready_turn_{s}"].to_numpy().astype(np.int64)
-        rows = np.flatnonzero(turn > 0)
+        rows = np.flatnonzero(df[f"ready_shape_{s}"].to_numpy() != 0)
         d = df.iloc[rows]
         won = ((d.winners.to_numpy().astype(np.int64) >> s) & 1).astype(bool)
         kind = d.win_kind.to_numpy().astype(np.int64)
@@ -96,10 +99,10 @@ def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["seed", "index", "seat"], kind="stable", ignore_index=True)
 
 
-def _game_labels(seats: pd.DataFrame) -> np.ndarray:
-    """One label per row, equal within a game (rows in hand order)."""
-    key = seats.seed.to_numpy().astype(np.int64) * (1 << 32) + seats.game.to_numpy()
-    return key
+def game_labels(seats: pd.DataFrame) -> np.ndarray:
+    """One label per row of :func:`ready_seats`, equal within a game (the groups of the
+    standard errors)."""
+    return seats.seed.to_numpy().astype(np.int64) * (1 << 32) + seats.game.to_numpy()
 
 
 def estimate(values: np.ndarray, groups: np.ndarray) -> dict[str, Any]:
@@ -126,7 +129,7 @@ def estimate(values: np.ndarray, groups: np.ndarray) -> dict[str, Any]:
 
 
 def _by(seats: pd.DataFrame, groups: pd.Series, labels: list, value: str) -> list[dict]:
-    g = _game_labels(seats)
+    g = game_labels(seats)
     out = []
     for label in labels:
         rows = (groups == label).to_numpy()
@@ -142,7 +145,7 @@ def waits_study(seats: pd.DataFrame, n_hands: int) -> dict[str, Any]:
     (how the hand ended); ``score`` (mean net score once ready, and by result)."""
     if seats.empty:
         raise ValueError("no seat became ready in these hands: play more hands")
-    g = _game_labels(seats)
+    g = game_labels(seats)
     live = seats.live.clip(upper=LIVE_TOP)
     rounds = seats["round"].clip(upper=ROUND_TOP)
     shapes = [s for s in SHAPES[1:] if (seats.wait_shape == s).any()]
@@ -153,7 +156,7 @@ def waits_study(seats: pd.DataFrame, n_hands: int) -> dict[str, Any]:
         "win": estimate(seats.won.to_numpy(), g),
         "by_live": _by(seats, live, list(range(LIVE_TOP + 1)), "won"),
         "by_shape": _by(seats, seats.wait_shape.astype(str), shapes, "won"),
-        "by_round": _by(seats, rounds, list(range(1, ROUND_TOP + 1)), "won"),
+        "by_round": _by(seats, rounds, list(range(ROUND_TOP + 1)), "won"),
         "by_concealed": _by(seats, seats.concealed, [True, False], "won"),
         "by_declared": _by(seats, seats.declared, [True, False], "won")
         if seats.declared.any() else [],
@@ -174,7 +177,7 @@ def waits_study(seats: pd.DataFrame, n_hands: int) -> dict[str, Any]:
 def win_by_live_and_shape(seats: pd.DataFrame) -> pd.DataFrame:
     """Win probability by live copies (0 … :data:`LIVE_TOP`) for each shape: columns
     ``shape``, ``live``, ``n``, ``mean``, ``se``, ``lo``, ``hi`` (for the chart)."""
-    g = _game_labels(seats)
+    g = game_labels(seats)
     live = seats.live.clip(upper=LIVE_TOP).to_numpy()
     rows = []
     for shape in SHAPES[1:]:

@@ -23,10 +23,10 @@ import numpy as np
 
 from ...kernels import shanten as K
 from ...kernels.jit import njit_borrowed
-from ...tables.flagged import CHOW, PUNG, YAO
+from ...tables.flagged import CHOW
 from .. import record as R
 from .. import values as V
-from ..shape import ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, meld_facts, split
+from ..shape import ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, family_takes, hand_facts, split
 from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, P_BAO_CHANGES,
                      P_DEALER, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
                      dealer_first_turn, exposed_melds, n_waits)
@@ -125,25 +125,12 @@ def readings(G, S, W, s, counts, tile):
     melds as they stand) won on ``tile``, over the decompositions (any pair, four melds)
     that meet a scoring family's conditions (pung, chow, 1/9/honour, suits; a 中 pair as a
     pung where the family says so)."""
-    meld_flags, meld_suits, meld_chow = meld_facts(S, s)
-    suits = meld_suits
-    yao = (meld_flags & YAO) != 0
-    for k in range(34):
-        if counts[k] > 0:
-            if k < 27:
-                suits |= 1 << (k // 9)
-            if k >= 27 or k % 9 == 0 or k % 9 == 8:
-                yao = True
-    n_suits = (suits & 1) + ((suits >> 1) & 1) + ((suits >> 2) & 1)
+    flags, suits, honours, n_concealed = hand_facts(S, s, counts)
     work = W.tiles34
     out = 0
     for f in range(G.cfg[V.N_SCORING]):
         form = G.families[f, 0]
         if form != K.STANDARD and form != K.CONSTRAINED:
-            continue
-        need = G.families[f, 3] if form == K.CONSTRAINED else 0
-        red = G.families[f, 4] if form == K.CONSTRAINED else 0
-        if n_suits < G.families[f, 5] or ((need & YAO) and not yao):
             continue
         for pair in range(34):
             if counts[pair] < 2:
@@ -155,16 +142,13 @@ def readings(G, S, W, s, counts, tile):
                 for k in range(34):
                     work[k] = counts[k] - (2 if k == pair else 0)
                 done, pung, chow, roles = split(work, mask, tile)
-                if not done:
-                    continue
-                has_pung = pung or (meld_flags & PUNG) != 0 or (red and pair == 33)
-                has_chow = chow or meld_chow
-                if ((need & PUNG) and not has_pung) or ((need & CHOW) and not has_chow):
+                if not done or not family_takes(G, f, pair, pung, chow, flags, suits, honours,
+                                                n_concealed):
                     continue
                 out |= RD_ANY | roles
                 if pair == tile:
                     out |= RD_SINGLE
-                if not has_chow:
+                if not (chow or (flags & CHOW) != 0):
                     out |= RD_PUNGS
     return out
 
