@@ -68,9 +68,10 @@ def test_study_tables_add_up(played):
     assert sum(r["n"] for r in s["self_draw_by_shape"]) == int(seats.won.sum())
     assert s["win"]["mean"] == pytest.approx(seats.won.mean())
     assert [r["group"] for r in s["results"]] == list(RESULTS)
+    winners = played.winners.to_numpy().astype(np.int64)
     dealt_in = sum(int(((played[f"ready_shape_{p}"] != 0) & (played.discarder == p)
                         & played.win_kind.isin(ON_A_DISCARD)
-                        & ((played.winners.astype(int) >> p) & 1 == 0)).sum()) for p in range(4))
+                        & ((winners >> p) & 1 == 0)).sum()) for p in range(4))
     assert s["results"][RESULTS.index("dealt_in")]["mean"] * len(seats) == pytest.approx(dealt_in)
 
 
