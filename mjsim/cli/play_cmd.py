@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
+import pandas as pd
 import typer
 from rich.table import Table
 
@@ -108,6 +110,23 @@ def print_summary(s: dict[str, Any], title: str) -> None:
     console.print(figures)
 
 
+def played(rs, n: int, seed: int, lineup: tuple[str, ...], out: Path | None, chunk: int,
+           scheduler: str | None, progress: bool,
+           read: list[str]) -> pd.DataFrame | Iterator[pd.DataFrame]:
+    """The hands a verb studies: played in memory (one frame), or with ``out`` written as
+    resumable Parquet parts (here or on ``scheduler``) and read back a part at a time, the
+    columns ``read`` only (flat memory)."""
+    if out is None:
+        if scheduler is not None:
+            raise ValueError("--scheduler needs --out (the records are written there as "
+                             "Parquet parts)")
+        return play_frame(rs, n, seed=seed, bots=lineup, progress=progress)
+    with cluster(scheduler) as where:
+        write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
+                                                 progress=progress, scheduler=where))
+    return iter_games(out, read)
+
+
 def play_cmd(rules: str = RULES, settings: list[str] = SET,
              n: int = typer.Option(10_000, "-n", min=1, help="Number of hands."),
              seed: int = SEED,
@@ -126,17 +145,8 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
     """
     rs = rules_from(rules, settings)
     lineup = parse_bots(bots)
-    progress = not (quiet or json)
-    if out is None:
-        if scheduler is not None:
-            raise ValueError("--scheduler needs --out (the records are written there as "
-                             "Parquet parts)")
-        frame = play_frame(rs, n, seed=seed, bots=lineup, progress=progress)
-    else:
-        with cluster(scheduler) as where:
-            write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
-                                                     progress=progress, scheduler=where))
-        frame = iter_games(out, summary_columns(columns(rs)))  # a part at a time: flat memory
+    frame = played(rs, n, seed, lineup, out, chunk, scheduler, not (quiet or json),
+                   summary_columns(columns(rs)))
     summary = play_summary(frame, rs.id, rs.options_hash, seed, lineup)
     if out is not None:
         summary["out"] = str(out)

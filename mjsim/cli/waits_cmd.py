@@ -9,13 +9,12 @@ import pandas as pd
 import typer
 from rich.table import Table
 
-from ..game.play import parse_bots, play_frame
-from ..sim.executor import cluster
-from ..sim.games import DEFAULT_CHUNK, iter_games, write_games
+from ..game.play import parse_bots
+from ..sim.games import DEFAULT_CHUNK
 from ..stats.waits_study import (READ, deal_waits, ready_seats, waits_study,
                                  win_by_live_and_shape)
-from .output import SCHEDULER, console, emit_json, rules_from, user_errors, write_resumable
-from .play_cmd import BOTS_HELP
+from .output import SCHEDULER, console, emit_json, rules_from, user_errors
+from .play_cmd import BOTS_HELP, played
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 
@@ -102,18 +101,11 @@ def waits_cmd(rules: str = RULES, settings: list[str] = SET,
     if chart is not None and chart.suffix.lower() != ".png":
         raise ValueError(f"--chart must name a .png file, got {chart}")
     lineup = parse_bots(bots)
-    progress = not (quiet or json)
-    if out is None:
-        if scheduler is not None:
-            raise ValueError("--scheduler needs --out (the records are written there as "
-                             "Parquet parts)")
-        seats = ready_seats(play_frame(rs, n, seed=seed, bots=lineup, progress=progress))
-    else:
-        with cluster(scheduler) as where:
-            write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
-                                                     progress=progress, scheduler=where))
-        seats = pd.concat([ready_seats(f) for f in iter_games(out, list(READ))],
-                          ignore_index=True)
+    frames = played(rs, n, seed, lineup, out, chunk, scheduler, not (quiet or json),
+                    list(READ))
+    if isinstance(frames, pd.DataFrame):
+        frames = [frames]
+    seats = pd.concat([ready_seats(f) for f in frames], ignore_index=True)
     study = waits_study(seats, n)
     study.update(rules=rs.id, seed=seed, bots=list(lineup))
     if deals:
