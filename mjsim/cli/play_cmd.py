@@ -111,19 +111,21 @@ def print_summary(s: dict[str, Any], title: str) -> None:
 
 
 def played(rs, n: int, seed: int, lineup: tuple[str, ...], out: Path | None, chunk: int,
-           scheduler: str | None, progress: bool,
-           read: list[str]) -> pd.DataFrame | Iterator[pd.DataFrame]:
+           scheduler: str | None, progress: bool, read: list[str],
+           readiness: bool = False) -> pd.DataFrame | Iterator[pd.DataFrame]:
     """The hands a verb studies: played in memory (one frame), or with ``out`` written as
     resumable Parquet parts (here or on ``scheduler``) and read back a part at a time, the
-    columns ``read`` only (flat memory)."""
+    columns ``read`` only (flat memory); the readiness columns with ``readiness``."""
     if out is None:
         if scheduler is not None:
             raise ValueError("--scheduler needs --out (the records are written there as "
                              "Parquet parts)")
-        return play_frame(rs, n, seed=seed, bots=lineup, progress=progress)
+        return play_frame(rs, n, seed=seed, bots=lineup, progress=progress,
+                          readiness=readiness)
     with cluster(scheduler) as where:
         write_resumable(out, lambda: write_games(rs, n, seed, out, bots=lineup, chunk=chunk,
-                                                 progress=progress, scheduler=where))
+                                                 progress=progress, scheduler=where,
+                                                 readiness=readiness))
     return iter_games(out, read)
 
 
@@ -137,6 +139,11 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
              chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1,
                                        help="Hands per part (rounded up to whole games)."),
              scheduler: str | None = SCHEDULER,
+             readiness: bool = typer.Option(False, "--readiness",
+                                            help="Record the readiness columns (ready_*: "
+                                                 "when each seat became ready, its waits and "
+                                                 "their shape) in the --out records; about a "
+                                                 "fifth slower."),
              quiet: bool = QUIET, json: bool = JSON) -> None:
     """Play hands with bots and summarise expected scores per seat and per bot.
 
@@ -146,7 +153,7 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
     rs = rules_from(rules, settings)
     lineup = parse_bots(bots)
     frame = played(rs, n, seed, lineup, out, chunk, scheduler, not (quiet or json),
-                   summary_columns(columns(rs)))
+                   summary_columns(columns(rs)), readiness)
     summary = play_summary(frame, rs.id, rs.options_hash, seed, lineup)
     if out is not None:
         summary["out"] = str(out)

@@ -102,7 +102,7 @@ def waits_cmd(rules: str = RULES, settings: list[str] = SET,
         raise ValueError(f"--chart must name a .png file, got {chart}")
     lineup = parse_bots(bots)
     frames = played(rs, n, seed, lineup, out, chunk, scheduler, not (quiet or json),
-                    list(READ))
+                    list(READ), readiness=True)
     if isinstance(frames, pd.DataFrame):
         frames = [frames]
     seats = pd.concat([ready_seats(f) for f in frames], ignore_index=True)

@@ -31,7 +31,7 @@ from ..rules import RuleSet, RulesError, load_rules
 from ..sim.walls import WallSpec
 from . import record as R
 from . import values as V
-from .scoring import MODELS, model
+from .scoring import model
 from .state import MAX_SOURCES
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
@@ -75,6 +75,7 @@ GameRules = namedtuple("GameRules", (
     "is_bonus",     # bool[42]: kinds set aside and replaced
     "multiset",     # int8[T]: the wall's tiles
     "next_kinds",   # int8[34]: the kind after each kind (wildcard indicators)
+    "model",        # the scoring model's mark (its MARK()): the engine compiles per model
 ))
 
 
@@ -204,7 +205,6 @@ def game_config(rules: RuleSet | str) -> GameConfig:
                          f"here), got {engine['reserve_replace']}")
     name = scoring.__name__.rsplit(".", 1)[1]
     engine.update(far_waits=far_waits(families), hand_size=rules.hand_size, melds=rules.melds,
-                  model=MODELS.index(name),
                   n_scoring=len(comp.families), col_model=R.N_COMMON,
                   col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
                   reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
@@ -216,7 +216,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
     arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
                        comp.kind_mask, comp.honour_mask, comp.tables, spec.deal_seats,
-                       spec.is_bonus, spec.multiset, next_kinds())
+                       spec.is_bonus, spec.multiset, next_kinds(), scoring.MARK())
     return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
                       columns=columns, patterns=scoring.PATTERNS,
                       wide=scoring.WIDE, facts=scoring.FACTS, win_sources=scoring.WIN_SOURCES,

@@ -23,7 +23,7 @@ Decisions come from :mod:`mjsim.game.bots`; the record's columns are
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..kernels.deal import deal_one, shuffle_into
 from ..kernels.jit import njit_borrowed, njit_inline
@@ -34,7 +34,6 @@ from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
-from .config import GameRules
 from .shape import wait_shape
 from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_WILD, M_KIND,
                     M_TYPE, MODEL_SLOTS, P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEAD, P_DEALER,
@@ -43,7 +42,7 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
                     add_meld, can_add, cost, dealer_first_turn, evaluate, exposed_melds,
-                    find_pung, is_wild_kind, live, n_waits, new_scratch, new_state, pop_meld,
+                    find_pung, is_wild_kind, live, n_waits, pop_meld,
                     reset_state, upgrade_pung, waits_on, wild_held)
 
 # kong decisions
@@ -775,7 +774,10 @@ def _push(G, S, W, s, t, bot):
 def _record_ready(G, S, W, rec, s):
     """The first time seat ``s``'s tiles (13, or the hand size) win on some kind (tile by
     tile; 假将 shapes where ``fake_pair``): the turn (0: as dealt), the winning kinds, their
-    live copies, the wait's shape (never 0), exposed melds."""
+    live copies, the wait's shape (never 0), exposed melds; only in runs that ask for them
+    (``readiness``)."""
+    if not G.cfg[V.READINESS]:
+        return
     aux = G.cfg[V.FAKE_PAIR]
     if n_waits(G, S, W, s, S.concealed[s], aux, np.int64(34)) == 0:
         return
@@ -1044,7 +1046,7 @@ def _script(G, S, script):
         m += 4
 
 
-@njit_borrowed
+@njit_inline
 def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     """Play one hand on ``wall`` with ``dealer``; fill ``rec`` and return the next dealer.
     ``S`` is left as the hand ended; ``dice_seed`` keys the dice of 起手胡 birds; ``script``
@@ -1178,31 +1180,28 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     return _close(G, S, W, rec)
 
 
-@njit(cache=True, parallel=True)
-def play_games(cfg, score, families, roles, big, kind_mask, honour_mask, tables,
-               seats, is_bonus, multiset, next_kinds, wall_key, dice_key, bots, start,
-               walls, dice, script, out, final):
-    """Hands ``start .. start + n - 1`` (``n`` = rows of ``out``, ``start`` a whole number
-    of games), game by game in parallel; game ``g`` starts with seat ``g % 4`` dealing and
-    the dealer then rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline,
-    so records do not depend on chunking or threads.
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, final, S, W,
+               wall, lo, hi):
+    """Games ``lo .. hi - 1`` of hands ``start .. start + n - 1`` (``n`` = rows of ``out``,
+    ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
+    ``wall`` buffer; game ``g`` starts with seat ``g % 4`` dealing and the dealer then
+    rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
+    not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
+    thread, the GIL released).
 
     A replay (tests, :func:`mjsim.game.play.play_wall`): with rows in ``walls``, hand ``i``
     plays ``walls[i]`` dealt by ``dice[i, 0]`` with dice seed ``dice[i, 1]`` and the
-    ``script`` (a dealer of −1: the previous hand's next dealer, hands of one game), and ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the
-    last hand. The rule set's arrays come one by one (numba's parallel loops do not take
-    nested tuples)."""
+    ``script`` (a dealer of −1: the previous hand's next dealer, hands of one game), and
+    ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the last hand.
+    The hand's engine is inlined here: each function compiled on its own is linked with
+    everything it calls and optimised again, so one level fewer above the whole engine is
+    a whole engine's optimisation less."""
     n = out.shape[0]
-    length = cfg[V.GAME_LENGTH]
+    length = G.cfg[V.GAME_LENGTH]
     first_game = start // length
-    n_games = (n + length - 1) // length
     replay = walls.shape[0] > 0
-    for g in prange(n_games):
-        G = GameRules(cfg, score, families, roles, big, kind_mask, honour_mask,
-                      tables, seats, is_bonus, multiset, next_kinds)
-        S = new_state()
-        W = new_scratch(families.shape[0])
-        wall = np.empty(multiset.size, dtype=np.int8)
+    for g in range(lo, hi):
         dealer = (first_game + g) % 4
         for h in range(length):
             i = g * length + h
@@ -1215,7 +1214,7 @@ def play_games(cfg, score, families, roles, big, kind_mask, honour_mask, tables,
                 if dice[i, 0] >= 0:
                     dealer = dice[i, 0]
             else:
-                shuffle_into(multiset, wall_key, index, wall)
+                shuffle_into(G.multiset, wall_key, index, wall)
             dealer = play_hand(G, S, W, wall, dealer, bots, seed, script, out[i])
             out[i, R.C_INDEX] = index
             out[i, R.C_GAME] = index // length

@@ -93,6 +93,10 @@ C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_READY_END 
     _AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared", "locked",
                      "ready_end"))
 N_COMMON = len(COMMON)
+#: the readiness columns: recorded only in runs that ask for them (the waits study)
+READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
+             *seat_columns("ready_waits_hi"), *seat_columns("ready_live"),
+             *seat_columns("ready_shape"), "ready_open")
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
 #: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons

@@ -119,9 +119,8 @@ ENGINE: dict[str, tuple] = {
     "indicator": (int, 0),
     "indicator_slot": (int, 0),
     "wild_step": (int, 0),
-    # filled by the scoring model: its code, families that score, payment source slots and
-    # where its own record columns start
-    "model": (int, 0),
+    # filled by the scoring model: families that score, payment source slots and where its
+    # own record columns start
     "n_scoring": (int, 0),
     "src_win": (int, -1),
     "src_kong": (int, -1),
@@ -143,16 +142,19 @@ ENGINE: dict[str, tuple] = {
     "col_pay": (int, 0),
     "n_sources": (int, 0),
     "far_waits": (int, 0),
+    # set by the run, not the rule set: whether the records get the readiness columns
+    # (ready_*: the waits study reads them; a run that does not pays nothing for them)
+    "readiness": (bool, False),
 }
 
 N_CFG = len(ENGINE)
 #: values the configuration fills in from the rule set's tiles, wall and scoring model; a
 #: preset's [game] table may not set them
 DERIVED = frozenset({"hand_size", "melds", "reserve", "indicator", "indicator_slot",
-                     "wild_step", "model", "n_scoring", "src_win", "src_kong", "src_declare",
+                     "wild_step", "n_scoring", "src_win", "src_kong", "src_declare",
                      "src_qishou", "src_mid", "src_baopai", "col_model", "decline_below",
                      "weigh_waits", "fold_from", "feed_limit", "col_pay",
-                     "n_sources", "qishou", "mid_game", "far_waits"})
+                     "n_sources", "qishou", "mid_game", "far_waits", "readiness"})
 
 
 def cfg_index(name: str) -> int:
@@ -168,10 +170,10 @@ def cfg_index(name: str) -> int:
  REPLACEMENT_KONG, REPLACEMENT_GANGKAI, OPEN_KONG, OPEN_KONG_TILES, CKONG_EXPOSED, FAKE_PAIR,
  QISHOU, QISHOU_EVAL, QISHOU_ENDS_HAND, MID_GAME, MID_SIXI_LOCKED, GAME_LENGTH,
  RESERVE, RESERVE_REPLACE, INDICATOR, INDICATOR_SLOT, WILD_STEP,
- MODEL, N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
+ N_SCORING, SRC_WIN, SRC_KONG, SRC_DECLARE, SRC_QISHOU, SRC_MID, SRC_BAOPAI, COL_MODEL,
  DECLINE_BELOW, WEIGH_WAITS, FOLD_FROM,
  FEED_LIMIT, COL_PAY,
- N_SOURCES, FAR_WAITS) = range(N_CFG)
+ N_SOURCES, FAR_WAITS, READINESS) = range(N_CFG)
 
 # choice codes (their index in ENGINE)
 END_EMPTY, END_HAIDI, END_FENZHANG = range(3)

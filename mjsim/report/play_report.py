@@ -131,7 +131,8 @@ def build_play_report(rules: RuleSet, n_hands: int = DEFAULT_HANDS, seed: int = 
     folder = Path(out) / rules.id
     folder.mkdir(parents=True, exist_ok=True)
     charts.setup()
-    frame = play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress)
+    frame = play_frame(rules, n_hands, seed=seed, bots=BASELINE, progress=progress,
+                       readiness=True)
     base = play_summary(frame, rules.id, rules.options_hash, seed, BASELINE)
     seats = ready_seats(frame)
     files = {

@@ -45,37 +45,42 @@ def _rules(rules: str | RuleSet) -> RuleSet:
     return rules if isinstance(rules, RuleSet) else load_rules(rules)
 
 
-def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...]) -> dict[str, Any]:
-    """Provenance of a played dataset: rule set, options, their hash, seed, bots, version."""
+def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...],
+               readiness: bool = False) -> dict[str, Any]:
+    """Provenance of a played dataset: rule set, options, their hash, seed, bots, whether
+    the readiness columns are recorded, version."""
     return deal_params(rules, seed) | {"kind": "games", "bots": list(bots),
-                                       "game_length": game_length(rules)}
+                                       "game_length": game_length(rules),
+                                       "readiness": readiness}
 
 
 def game_table(rules: RuleSet, seed: int, start: int, n: int,
-               bots: tuple[str, str, str, str]) -> pa.Table:
+               bots: tuple[str, str, str, str], readiness: bool = False) -> pa.Table:
     """The records of hands ``start .. start+n-1`` as an Arrow table (``start`` a whole game)."""
-    rows = play_rows(rules, seed, start, n, bots)
-    return pa.Table.from_pandas(to_frame(rules, rows, seed), preserve_index=False)
+    rows = play_rows(rules, seed, start, n, bots, readiness)
+    return pa.Table.from_pandas(to_frame(rules, rows, seed, readiness), preserve_index=False)
 
 
 def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
                 bots: tuple[str, ...] | str = DEFAULT_BOTS, chunk: int = DEFAULT_CHUNK,
-                progress: bool = True, scheduler: Cluster | str | None = None) -> Path:
+                progress: bool = True, scheduler: Cluster | str | None = None,
+                readiness: bool = False) -> Path:
     """Play ``n`` hands and write their records as Parquet parts under ``out``.
 
     Resumable: run it again after an interruption and only the missing parts are played.
     ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` is rounded
     up to whole games. ``scheduler``: where the chunks are played — here (``None``), or a
     dask.distributed cluster (a handle or address, :func:`mjsim.sim.executor.cluster`);
-    the same files either way.
+    the same files either way. ``readiness``: record the readiness columns (the waits
+    study reads them).
     """
     rules = _rules(rules)
     bots = parse_bots(bots)
     chunk = game_chunk(chunk, game_length(rules))
     if n < 1:
         raise ValueError(f"n must be at least 1 hand, got {n}")
-    run_parts(out, n, chunk, partial(game_table, rules, seed, bots=bots),
-              run_params(rules, seed, bots), progress=progress, label="hands",
+    run_parts(out, n, chunk, partial(game_table, rules, seed, bots=bots, readiness=readiness),
+              run_params(rules, seed, bots, readiness), progress=progress, label="hands",
               scheduler=scheduler)
     return Path(out)
 

@@ -4,7 +4,8 @@ A preset names its model in its ``[game]`` table (``scoring = "changsha"``). Eac
 module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), its values
 (``PARAMS``, set by the preset's ``[game]`` table), the payment sources it registers
 (``SOURCES``, one ``pay_<source>`` group of record columns each), its own record columns
-(``COLUMNS``) and the compiled functions the engine calls through this module:
+(``COLUMNS``), its mark (``MARK``) and the compiled functions the engine calls through
+this module, the hooks below:
 
 - :mod:`mjsim.game.scoring.changsha`: big wins, birds, 起手胡 (RULES.md §2);
 - :mod:`mjsim.game.scoring.generic`: one amount per payer (§1.6; also 定缺);
@@ -12,16 +13,28 @@ module has its pattern table (``PATTERNS``: id, name_zh, units, what sets it), i
 - :mod:`mjsim.game.scoring.caishen`: the 财神 game's types and tiers, 跑马, 跟风 (§3);
 - :mod:`mjsim.game.scoring.bao`: the 宝 games' multiplicative items, all three pay (§4).
 
-The engine is compiled once for every model: it calls the functions below, which pick
-the model by its code (``cfg[MODEL]``, the index in :data:`MODELS`).
+**The engine is compiled once per model, with that model alone.** A rule set's arrays
+(:data:`mjsim.game.config.GameRules`) carry its model's mark (``model``: an instance of the
+model's own empty type, e.g. ``ChangshaModel()``), so numba compiles every engine function
+that takes them once for each model played, and each hook here is resolved while numba
+types the call: it becomes a call of the function of that name in the model whose mark the
+arrays carry (or of the default below where the model has none). Nothing branches on the
+model at run time, and the code of a model that is not played is never typed or compiled:
+a Changsha run compiles the Changsha engine only, and a sixth model adds its module and
+its line in :data:`MODELS` and compiles only when a rule set of it plays. Payments that
+several models share by their sources (kongs, 报听: :mod:`generic`'s ``pay_kong`` and
+``pay_declare``) are engine values, read at run time.
 
->>> MODELS, model("generic").SOURCES
-(('changsha', 'generic', 'shanghai', 'caishen', 'bao'), ('win', 'kong', 'baoting'))
+>>> MODELS, model("generic").SOURCES, model("bao").MARK.__name__
+(('changsha', 'generic', 'shanghai', 'caishen', 'bao'), ('win', 'kong', 'baoting'), 'BaoModel')
 """
 
 from __future__ import annotations
 
 from types import ModuleType
+
+import numpy as np
+from numba.extending import overload
 
 from ...kernels.jit import njit_borrowed
 from ...rules import RulesError
@@ -29,9 +42,11 @@ from .. import values as V
 from . import bao, caishen, changsha, generic, shanghai
 
 MODELS = ("changsha", "generic", "shanghai", "caishen", "bao")
-M_CHANGSHA, M_GENERIC, M_SHANGHAI, M_CAISHEN, M_BAO = range(len(MODELS))
 _MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai,
             "caishen": caishen, "bao": bao}
+_BY_MARK = {module.MARK: module for module in _MODULES.values()}
+#: the field of a rule set's arrays that holds its model's mark
+MARK_FIELD = "model"
 
 
 def model(name: str) -> ModuleType:
@@ -48,113 +63,143 @@ shanghai, caishen, bao
     return _MODULES[name]
 
 
+# --------------------------------------------------------------------------- defaults
+
+
+@njit_borrowed
+def _nothing(G, *args):
+    """A hook the model has no use for: no facts, no payments."""
+    return None
+
+
+@njit_borrowed
+def _zero(G, *args):
+    """No wins of this kind (起手胡, mid-game): none settled."""
+    return np.int64(0)
+
+
+@njit_borrowed
+def _units(G, units, bits):
+    """Claims on one tile rank by their units."""
+    return units
+
+
+@njit_borrowed
+def _best_units(G, best_units, n_winning):
+    """An opening kong's win is worth its best revealed tile's."""
+    return best_units
+
+
+def _hook(name: str, default=None):
+    """A function for compiled code that calls the ``name`` function of the model whose mark
+    the rule set's arrays carry (``default`` where that model has none), chosen at compile
+    time from the arrays' numba type."""
+    def hook(G, *args):
+        raise TypeError(f"scoring hook {name} is called from compiled code only")
+
+    @overload(hook, jit_options={"_nrt": False, "cache": True})
+    def _typed(G, *args):
+        mark = G.types[G.fields.index(MARK_FIELD)].instance_class
+        f = getattr(_BY_MARK[mark], name, default)
+        if f is None:
+            raise RulesError(f"scoring model {_BY_MARK[mark].__name__} has no {name}")
+
+        def call(G, *args):
+            return f(G, *args)
+        return call
+    return hook
+
+
+_win_value = _hook("win_value")
+_win_rank = _hook("win_rank", _units)
+_settle = _hook("settle")
+_reset_record = _hook("reset_record", _nothing)
+_start_hand = _hook("start_hand", _nothing)
+_discarded = _hook("discarded", _nothing)
+_end_hand = _hook("end_hand", _nothing)
+_open_kong_units = _hook("open_kong_units", _best_units)
+_declare = _hook("declare", _nothing)
+_qishou = _hook("qishou", _zero)
+_mid_game = _hook("mid_game", _zero)
+
+
+# --------------------------------------------------------------------------- the hooks
+
+
 @njit_borrowed
 def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units, pattern bits)`` of seat ``s``'s complete hand ``counts``, won on
     ``tile`` (−1: no tile, a win by bonus tiles)."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        return changsha.win_value(G, W, counts, S, s, win_kind)
-    if G.cfg[V.MODEL] == M_SHANGHAI:
-        return shanghai.win_value(G, W, counts, S, s, win_kind, tile)
-    if G.cfg[V.MODEL] == M_CAISHEN:
-        return caishen.win_value(G, W, counts, S, s, win_kind, tile)
-    if G.cfg[V.MODEL] == M_BAO:
-        return bao.win_value(G, W, counts, S, s, win_kind, tile)
-    return generic.win_value(G, W, counts, S, s, win_kind)
+    return _win_value(G, W, counts, S, s, win_kind, tile)
 
 
 @njit_borrowed
 def rank(G, units, bits):
     """How a win of these ``units`` and pattern ``bits`` ranks among several claims on one
-    tile (``multi_win`` largest): the model's order of hands, else its units."""
-    if G.cfg[V.MODEL] == M_CAISHEN:
-        return caishen.rank(bits)
-    return units
+    tile (``multi_win`` largest): the model's order of hands (``win_rank``), else its
+    units."""
+    return _win_rank(G, units, bits)
 
 
 @njit_borrowed
 def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
     """Pay one win by the ``n_win`` seats in ``order`` (and fill the model's columns)."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        changsha.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
-    elif G.cfg[V.MODEL] == M_SHANGHAI:
-        shanghai.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
-    elif G.cfg[V.MODEL] == M_CAISHEN:
-        caishen.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
-    elif G.cfg[V.MODEL] == M_BAO:
-        bao.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
-    else:
-        generic.settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
+    _settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile)
 
 
 @njit_borrowed
 def reset_record(G, rec):
     """The model's columns of a fresh record."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        changsha.reset_record(G, rec)
+    _reset_record(G, rec)
 
 
 @njit_borrowed
 def start_hand(G, S, rec, dice_seed):
     """The model's facts of a hand before play (its opening dice; what the game carried)."""
-    if G.cfg[V.MODEL] == M_SHANGHAI:
-        shanghai.start_hand(G, S, rec, dice_seed)
-    elif G.cfg[V.MODEL] == M_CAISHEN:
-        caishen.start_hand(G, S, rec)
+    _start_hand(G, S, rec, dice_seed)
 
 
 @njit_borrowed
 def discarded(G, S, rec, s, t):
     """Seat ``s`` discarded ``t`` (``S.pos[P_LAST]`` still the discard before, or −1 after a
     claim): the model's payments and facts of discards (跟风, 跑马 states)."""
-    if G.cfg[V.MODEL] == M_CAISHEN:
-        caishen.discarded(G, S, rec, s, t)
+    _discarded(G, S, rec, s, t)
 
 
 @njit_borrowed
 def end_hand(G, S, rec):
     """The model's facts carried to the next hand of the game, from the record just closed."""
-    if G.cfg[V.MODEL] == M_SHANGHAI:
-        shanghai.end_hand(G, S, rec)
-    elif G.cfg[V.MODEL] == M_BAO:
-        bao.end_hand(G, S, rec)
+    _end_hand(G, S, rec)
 
 
 @njit_borrowed
 def open_kong_units(G, best_units, n_winning):
     """Units of an opening kong's win when ``n_winning`` revealed tiles complete the hand."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        return changsha.open_kong_units(G, best_units, n_winning)
-    return best_units
+    return _open_kong_units(G, best_units, n_winning)
 
 
 @njit_borrowed
 def kong(G, S, s, payers):
     """Payments for seat ``s``'s kong by the seats in ``payers`` (where the model has any)."""
     if G.cfg[V.SRC_KONG] >= 0:
-        generic.kong(G, S, s, payers)
+        generic.pay_kong(G, S, s, payers)
 
 
 @njit_borrowed
 def declare(G, S, s):
     """Seat ``s``'s 报听: the model's facts of it, and payments where it has any."""
-    if G.cfg[V.MODEL] == M_BAO:
-        bao.declare(G, S, s)
+    _declare(G, S, s)
     if G.cfg[V.SRC_DECLARE] >= 0:
-        generic.declare(G, S, s)
+        generic.pay_declare(G, S, s)
 
 
 @njit_borrowed
 def qishou(G, S, W, s, counts, rec, dice_seed):
     """起手胡 of seat ``s`` on ``counts``: the count settled (0 where the model has none)."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        return changsha.qishou(G, S, W, s, counts, rec, dice_seed)
-    return 0
+    return _qishou(G, S, W, s, counts, rec, dice_seed)
 
 
 @njit_borrowed
 def mid_game(G, S, W, s, rec):
     """Mid-game wins right after seat ``s``'s draw: the count settled."""
-    if G.cfg[V.MODEL] == M_CHANGSHA:
-        return changsha.mid_game(G, S, W, s, rec)
-    return 0
+    return _mid_game(G, S, W, s, rec)

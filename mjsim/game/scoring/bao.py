@@ -19,6 +19,8 @@ the decompositions of the final hand that meet the family's conditions
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...kernels import shanten as K
@@ -57,6 +59,13 @@ PATTERNS = tuple(R.Pattern(item, zh, 0, "§4.7 / §4.11: 2^番 of the preset")
                  for item, zh in zip(ITEMS, ITEMS_ZH))
 PATTERNS_TITLE = "items of the multiplier (番)"
 
+
+class BaoModel(NamedTuple):
+    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
+    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
+
+
+MARK = BaoModel
 SOURCES = ("win",)
 WIN_SOURCES = ("win",)
 #: how each winner won (:data:`HOW`); whether each seat declared concealed (闷听); 换宝 in

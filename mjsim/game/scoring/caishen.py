@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...kernels import shanten as K
@@ -93,6 +95,13 @@ SCOPE_LISTED, SCOPE_ALL = range(2)
 DIHU_FIRST, DIHU_ROUND = range(2)
 GROWTH_DOUBLE, GROWTH_LINEAR = range(2)
 
+
+class CaishenModel(NamedTuple):
+    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
+    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
+
+
+MARK = CaishenModel
 SOURCES = ("win", "genfeng")
 SRC_GENFENG = 1
 WIN_SOURCES = ("win",)
@@ -262,6 +271,12 @@ def rank(bits):
 
 
 @njit_borrowed
+def win_rank(G, units, bits):
+    """How a win ranks among several claims on one tile: by :func:`rank`, not its units."""
+    return rank(bits)
+
+
+@njit_borrowed
 def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units, bits)`` of seat ``s``'s hand ``counts`` won on ``tile`` as
     ``win_kind`` (``W.per_family`` holds each family's cost with the 财神 wild); the bits
@@ -395,13 +410,7 @@ def discarded(G, S, rec, s, t):
 
 
 @njit_borrowed
-def reset_record(G, rec):
-    """The model's columns before play (all zero)."""
-    return
-
-
-@njit_borrowed
-def start_hand(G, S, rec):
+def start_hand(G, S, rec, dice_seed):
     """The 财神 kind of the hand, turned up at the deal; the non-dealers whose 16 dealt
     tiles are already in a 跑马 state."""
     S.model[M_CAI] = rec[R.C_WILD_KIND] + 1

@@ -14,6 +14,8 @@ cost 0); :data:`ROLE_OF_FORM` says what each winning form means here, and
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...kernels import qishou as Q
@@ -86,6 +88,13 @@ QQR_SELFDRAW, COMPOUND, MULTI_GANGKAI, BIRDS, BIRD_MODE, BIRD_ORIGIN, HAIDI_BIRD
     QS_BINARY, QS_REUSE_QUAD, QS_YIZHIHUA_MODE = range(len(PARAMS))
 _DERIVED = ("qs_enabled", "qs_binary", "qs_reuse_quad", "qs_yizhihua_mode")
 
+
+class ChangshaModel(NamedTuple):
+    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
+    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
+
+
+MARK = ChangshaModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "qishou", "mid")
 #: the sources that pay a win (a winner's receipt for it)
@@ -165,7 +174,7 @@ def single_suit(counts, melds, n_melds):
 
 
 @njit_borrowed
-def win_value(G, W, counts, S, s, win_kind):
+def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units, pattern bits)`` of seat ``s``'s complete hand ``counts`` won as
     ``win_kind``; ``W.per_family`` holds each family's cost (scoring and auxiliary)."""
     p = G.score

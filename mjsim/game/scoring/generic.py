@@ -11,6 +11,8 @@ big wins and no dealer bonus. The amounts are the preset's ``[game]`` values.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...kernels.jit import njit_borrowed
@@ -20,6 +22,14 @@ from ..record import self_drawn
 #: the model's values: name -> (type, default); a preset's [game] table sets them
 PARAMS = {"win_pay": (int, 1), "kong_pay": (int, 1), "declare_pay": (int, 1)}
 WIN_PAY, KONG_PAY, DECLARE_PAY = range(len(PARAMS))
+
+
+class GenericModel(NamedTuple):
+    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
+    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
+
+
+MARK = GenericModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "kong", "baoting")
 #: the sources that pay a win (a winner's receipt for it)
@@ -59,7 +69,7 @@ def aux_roles(rules) -> np.ndarray:
 
 
 @njit_borrowed
-def win_value(G, W, counts, S, s, win_kind):
+def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units, bits)``: every complete hand of a scoring family wins, worth 0."""
     return True, 0, 0
 
@@ -80,7 +90,7 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
 
 
 @njit_borrowed
-def kong(G, S, s, payers):
+def pay_kong(G, S, s, payers):
     """A kong by seat ``s``: each seat in the ``payers`` bitmask pays ``kong_pay``."""
     value = G.score[KONG_PAY]
     row = S.pay[G.cfg[V.SRC_KONG]]
@@ -91,7 +101,7 @@ def kong(G, S, s, payers):
 
 
 @njit_borrowed
-def declare(G, S, s):
+def pay_declare(G, S, s):
     """报听 by seat ``s``: each other seat pays ``declare_pay``."""
     value = G.score[DECLARE_PAY]
     row = S.pay[G.cfg[V.SRC_DECLARE]]

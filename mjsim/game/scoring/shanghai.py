@@ -22,6 +22,8 @@ other) is paid as the §5.7 table says, each relation on its own; those payments
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...kernels import shanten as K
@@ -85,6 +87,13 @@ VALUE, BASE, LEZI, PPH_MULT, HYS_MULT, MENQING_DOUBLE, KAIBAO, HUANGFAN, BAOPAI,
 VALUE_LEZI, VALUE_DOUBLING, VALUE_FLAT = range(3)
 RON_DISCARDER, RON_CHUCHONG, RON_BAOCHONG = range(3)
 
+
+class ShanghaiModel(NamedTuple):
+    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
+    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
+
+
+MARK = ShanghaiModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "baopai")
 #: the sources that pay a win (a winner's receipt for it)
@@ -353,12 +362,6 @@ def end_hand(G, S, rec):
         S.carry[K_HUANGFAN] += 1
     elif rec[R.C_OUTCOME] == R.OUT_WIN and S.carry[K_HUANGFAN] > 0:
         S.carry[K_HUANGFAN] -= 1
-
-
-@njit_borrowed
-def reset_record(G, rec):
-    """The model's columns before play: no win type."""
-    return
 
 
 # --------------------------------------------------------------------------- payments
