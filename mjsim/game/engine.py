@@ -1210,7 +1210,8 @@ def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, fin
             index = start + i
             seed = np.uint64(dice[i, 1]) if replay else index_seed(dice_key, index)
             if replay:
-                wall[:] = walls[i]
+                for k in range(wall.size):
+                    wall[k] = walls[i, k]
                 if dice[i, 0] >= 0:
                     dealer = dice[i, 0]
             else:
