@@ -3,12 +3,12 @@ stderr)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from numba.core import event
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -41,22 +41,27 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         yield advance
 
 
-
-
 @contextmanager
 def compile_notice(kernel: Any, label: str, seconds: int) -> Iterator[None]:
-    """Say on stderr that ``kernel`` (a numba dispatcher) and what it calls compile now —
-    only when numba has no cache of it yet (a first run) — roughly how long that takes
-    (``seconds``, measured on 2 cores by ``benchmarks/bench_compile.py``), and how long it
-    took."""
-    cache = getattr(getattr(kernel, "_cache", None), "_cache_file", None)  # numba's own
-    index = getattr(cache, "_index_path", None)
-    if index is None or os.path.exists(index):
-        yield
-        return
+    """Say on stderr when numba starts compiling ``kernel`` (a numba dispatcher) and what it
+    calls — a signature it has no cache of: a first run, or the first of a scoring model —
+    roughly how long that takes (``seconds``, measured on 2 cores by
+    ``benchmarks/bench_compile.py``), and how long it took. A call loaded from numba's
+    cache says nothing (numba's compile events tell the two apart)."""
     minutes = f"about {seconds // 60} min" if seconds >= 90 else f"about {seconds} s"
-    _stderr.print(f"[dim]compiling {label} (first run only, {minutes} on 2 cores; cached "
-                  f"afterwards)…[/dim]")
-    start = time.perf_counter()
-    yield
-    _stderr.print(f"[dim]compiled {label} in {time.perf_counter() - start:.0f} s[/dim]")
+    started: list[float] = []
+
+    class Notice(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            if ev.data["dispatcher"] is kernel and not started:
+                started.append(time.perf_counter())
+                _stderr.print(f"[dim]compiling {label} (once, cached afterwards; {minutes} "
+                              f"on 2 cores)…[/dim]")
+
+        def on_end(self, ev: event.Event) -> None:
+            if ev.data["dispatcher"] is kernel and len(started) == 1:
+                started.append(time.perf_counter())
+                _stderr.print(f"[dim]compiled {label} in {started[1] - started[0]:.0f} s[/dim]")
+
+    with event.install_listener("numba:compile", Notice()):
+        yield

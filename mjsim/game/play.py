@@ -32,8 +32,8 @@ from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
-#: the engine's cold compile on 2 cores (benchmarks/bench_compile.py)
-COMPILE_SECONDS = 360
+#: one scoring model's engine, cold, on 2 cores (benchmarks/bench_compile.py)
+COMPILE_SECONDS = 270
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
