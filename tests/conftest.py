@@ -1,0 +1,47 @@
+"""The test session's set-up: numba's cache warmed once, on every core, before any test.
+
+The game engine compiles once per scoring model (:mod:`mjsim.game.scoring`), and the deal,
+shanten and exact kernels once each. Cold, in one process, the suite would compile them
+one after the other; here child processes compile them side by side (one per core, each
+writing numba's cache next to the sources), then the tests — in this process, or in
+pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.
+A warm cache makes each child a load of a second or two. ``MJSIM_NO_WARM=1`` skips it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+_ENGINE = ("from mjsim.game.play import play_rows; "
+           "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)")
+#: one job a child: each scoring model's engine (a rule set of it), then the other kernels
+JOBS = (
+    _ENGINE.format("changsha"),
+    "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
+    "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
+    "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic')",
+    _ENGINE.format("generic"),
+    _ENGINE.format("shanghai_qhp"),
+    _ENGINE.format("caishen16"),
+    _ENGINE.format("hongzhong112"),
+)
+
+
+def _warm(code: str) -> str:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    status = "ok" if out.returncode == 0 else f"failed: {out.stderr.strip()[-300:]}"
+    return f"{time.perf_counter() - start:6.1f} s  {status}  {code[:70]}"
+
+
+def pytest_sessionstart(session) -> None:
+    if hasattr(session.config, "workerinput") or os.environ.get("MJSIM_NO_WARM"):
+        return  # an xdist worker (the controller warmed the cache), or asked not to
+    start = time.perf_counter()
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        lines = list(pool.map(_warm, JOBS))
+    print(f"\nnumba cache warmed in {time.perf_counter() - start:.0f} s:", *lines, sep="\n  ")
