@@ -1,9 +1,12 @@
 """Throughput of the game engine: full hands (局) per second with the chosen bots.
 
-Run: ``.venv/bin/python benchmarks/bench_game.py [--n 20000] [--rules changsha]
-[--bots efficiency] [--repeat 3]``. Prints the machine and versions, the first call's time
-(compile, or load from the numba cache) apart, then the best of ``--repeat`` timed calls of
-``play_rows`` (every hand played to its end and recorded), and the peak memory.
+Run: ``.venv/bin/python benchmarks/bench_game.py [--n 20000] [--rules changsha[,R…] | all]
+[--bots efficiency] [--repeat 3] [--readiness]``. Prints the machine and versions, then for
+each rule set the first call's time (compile, or load from the numba cache) apart and the
+best of ``--repeat`` timed calls of ``play_rows`` (every hand played to its end and
+recorded); with several rule sets, each one's speed as a ratio of the first's, measured in
+the same run (the machine's load swings absolute figures from hour to hour, much less
+their ratio). Last, the peak memory.
 """
 
 from __future__ import annotations
@@ -12,33 +15,56 @@ import argparse
 import resource
 import time
 
-
+from mjsim.game.config import _playable
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
 from machine import print_machine
 
 
+def rule_ids(text: str) -> list[str]:
+    """``all`` (every playable rule set, changsha first) or a comma-separated list."""
+    if text == "all":
+        ids = [r.id for r in _playable()]
+        return ["changsha"] + [i for i in ids if i != "changsha"]
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def hands_per_second(rules, bots, n: int, repeat: int, seed: int, readiness: bool) -> float:
+    """The best of ``repeat`` timed calls, in hands per second (after an untimed first)."""
+    start = time.perf_counter()
+    play_rows(rules, seed, 0, 16, bots, readiness)
+    print(f"  first call (compile or load cached kernels): {time.perf_counter() - start:.2f} s")
+    best = float("inf")
+    for r in range(repeat):
+        start = time.perf_counter()
+        play_rows(rules, seed + r, 0, n, bots, readiness)
+        best = min(best, time.perf_counter() - start)
+    return n / best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20_000, help="hands per timed call")
-    parser.add_argument("--rules", default="changsha", help="rule set id")
+    parser.add_argument("--rules", default="changsha",
+                        help="rule set id, several comma-separated, or all")
     parser.add_argument("--bots", default="efficiency", help="one bot or four, comma-separated")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--readiness", action="store_true",
+                        help="record the readiness columns (as the waits study does)")
     args = parser.parse_args()
     print_machine()
-    rules = load_rules(args.rules)
     bots = parse_bots(args.bots)
-    print(f"rule set {args.rules}, bots {','.join(bots)}, n = {args.n:,} hands")
-    start = time.perf_counter()
-    play_rows(rules, args.seed, 0, 16, bots)
-    print(f"first call (compile or load cached kernels): {time.perf_counter() - start:.2f} s")
-    best = float("inf")
-    for r in range(args.repeat):
-        start = time.perf_counter()
-        play_rows(rules, args.seed + r, 0, args.n, bots)
-        best = min(best, time.perf_counter() - start)
-    print(f"play_rows  {args.n / best:10,.0f} hands/s  ({best:.2f} s for {args.n:,})")
+    print(f"bots {','.join(bots)}, n = {args.n:,} hands, readiness "
+          f"{'on' if args.readiness else 'off'}")
+    first = None
+    for rid in rule_ids(args.rules):
+        print(f"rule set {rid}")
+        speed = hands_per_second(load_rules(rid), bots, args.n, args.repeat, args.seed,
+                                 args.readiness)
+        first = first or speed
+        print(f"  play_rows  {speed:10,.0f} hands/s  ({args.n / speed:.2f} s for {args.n:,})"
+              f"   {speed / first:.2f}× the first", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
 

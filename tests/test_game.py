@@ -210,7 +210,7 @@ def test_invariants_after_every_hand(rules_id, options):
     bonus = spec.is_bonus[:34]
     for b, bots in enumerate(BOTS):
         seed = 11 + b
-        rows = play_rows(rules, seed, 0, n, bots)
+        rows = play_rows(rules, seed, 0, n, bots, readiness=True)
         ws = walls(spec, seed, 0, n)
         want = np.bincount(spec.multiset, minlength=42)
         dice = [int(index_seed(stream_key(seed, DICE_STREAM), i)) for i in range(n)]
@@ -218,7 +218,7 @@ def test_invariants_after_every_hand(rules_id, options):
             rec = dict(zip(columns(rules), rows[i].tolist()))
             first = i - i % length
             recs, st = play_walls(rules, ws[first:i + 1], int(rows[first][R.C_DEALER]), bots,
-                                  dice_seeds=dice[first:i + 1])
+                                  dice_seeds=dice[first:i + 1], readiness=True)
             again = recs[-1]
             again["index"], again["game"] = i, i // length
             assert again == rec, f"hand {i} does not replay"
@@ -257,13 +257,26 @@ def test_replay_and_chunking():
     rows = play_rows("changsha", 5, 0, 32)
     parts = np.concatenate([play_rows("changsha", 5, 0, 16), play_rows("changsha", 5, 16, 16)])
     assert (rows == parts).all()
-    df = play_frame("changsha", 24, seed=5)
+    df = play_frame("changsha", 24, seed=5, readiness=True)
     for i in (0, 9, 23):
         row = df.iloc[i]
-        rec = replay("changsha", 5, int(row["index"]))
+        rec = replay("changsha", 5, int(row["index"]), readiness=True)
         assert all(rec[c] == row[c] for c in columns("changsha"))
     with pytest.raises(ValueError, match="multiple of 8"):
         play_rows("changsha", 5, 3, 8)
+
+
+@pytest.mark.parametrize("rules", ["changsha", "caishen16", "hongzhong112"])
+def test_readiness_changes_only_its_columns(rules):
+    """Recording readiness changes no other column, and without it its columns are 0."""
+    cols = columns(rules)
+    ready = [cols.index(c) for c in R.READINESS]
+    other = [i for i in range(len(cols)) if i not in ready]
+    off = play_rows(rules, 7, 0, 64, "efficiency,value,cautious,efficiency")
+    on = play_rows(rules, 7, 0, 64, "efficiency,value,cautious,efficiency", readiness=True)
+    assert (off[:, other] == on[:, other]).all()
+    assert (off[:, ready] == 0).all() and (on[:, ready] != 0).any()
+    assert not set(R.READINESS) & set(play_frame(rules, 16, seed=7).columns)
 
 
 def test_options_change_play():

@@ -44,8 +44,9 @@ def wide(monkeypatch):
 def fake_engine(monkeypatch):
     """The engine replaced by synthetic records (whatever the rules and bots)."""
 
-    def play_frame(rules, n, seed=0, bots=("efficiency",) * 4, progress=False):
-        return to_frame("changsha", synthetic_rows(seed, 0, n), seed)
+    def play_frame(rules, n, seed=0, bots=("efficiency",) * 4, progress=False,
+                   readiness=False):
+        return to_frame("changsha", synthetic_rows(seed, 0, n), seed, readiness)
 
     monkeypatch.setattr(play_cmd, "play_frame", play_frame)
     monkeypatch.setattr(play_report, "play_frame", play_frame)
@@ -148,11 +149,11 @@ def test_interrupted_then_resumed(fake_engine, tmp_path, monkeypatch):
     out = tmp_path / "games"
     calls = []
 
-    def interrupt_second(rules, seed, start, n, bots):
+    def interrupt_second(rules, seed, start, n, bots, readiness=False):
         calls.append(start)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return fake_table(rules, seed, start, n, bots)
+        return fake_table(rules, seed, start, n, bots, readiness)
 
     monkeypatch.setattr(games_module, "game_table", interrupt_second)
     args = ["play", "-n", "48", "--chunk", "16", "--out", str(out), "--quiet"]

@@ -390,21 +390,21 @@ def synthetic_rows(seed: int, start: int, n: int) -> np.ndarray:
     return rows
 
 
-def fake_table(rules, seed, start, n, bots):
+def fake_table(rules, seed, start, n, bots, readiness=False):
     assert start % game_length(rules) == 0, start
     import pyarrow as pa
 
-    return pa.Table.from_pandas(to_frame("changsha", synthetic_rows(seed, start, n), seed),
-                                preserve_index=False)
+    return pa.Table.from_pandas(to_frame("changsha", synthetic_rows(seed, start, n), seed,
+                                         readiness), preserve_index=False)
 
 
 @pytest.fixture
 def fake_engine(monkeypatch):
     calls: list[tuple[int, int]] = []
 
-    def table(rules, seed, start, n, bots):
+    def table(rules, seed, start, n, bots, readiness=False):
         calls.append((start, n))
-        return fake_table(rules, seed, start, n, bots)
+        return fake_table(rules, seed, start, n, bots, readiness)
 
     monkeypatch.setattr(games_module, "game_table", table)
     return calls

@@ -13,7 +13,7 @@ from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game import shape as SH
-from mjsim.game.config import _playable, game_config
+from mjsim.game.config import _playable, game_config, with_readiness
 from mjsim.game.engine import _record_ready
 from mjsim.game.play import play_frame
 from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
@@ -36,7 +36,7 @@ def test_every_winner_on_a_discard_was_ready(rules):
     """A seat wins on another's tile only with tiles that win on it, so it was ready as
     dealt or after a discard of its own, no later than the hand's last; the recorded kinds
     are there exactly when the shape is, with at most four live copies each."""
-    df = play_frame(rules, n=400, seed=3)
+    df = play_frame(rules, n=400, seed=3, readiness=True)
     ron = df.win_kind.isin([R.WIN_DIANPAO, R.WIN_QIANGGANG, R.WIN_GANGPAO, R.WIN_HAIDIPAO])
     for s in range(4):
         turn = df[f"ready_turn_{s}"]
@@ -61,7 +61,7 @@ def test_every_winner_on_a_discard_was_ready(rules):
 def test_a_two_sided_wait_recorded():
     """``123m 456p 789s 11z 45s`` waits on 3s and 6s; with two 3s and one 6s in sight, five
     live copies; concealed."""
-    g = game_config("generic").rules_arrays
+    g = with_readiness(game_config("generic").rules_arrays)
     S = new_state()
     W = new_scratch(g.families.shape[0])
     S.concealed[0] = np.bincount(np.array(kinds("123m 456p 789s 11z 45s")), minlength=34)
@@ -89,7 +89,7 @@ _WIDEST = ("ryanmen", "shanpon", "closed", "edge", "single")
 def _recorded(rules, text, melds=(), wild=None):
     """``_record_ready`` of seat 0 holding ``text`` (and ``melds``: (kind, type) rows; the
     kind ``wild`` wild for it)."""
-    g = game_config(rules).rules_arrays
+    g = with_readiness(game_config(rules).rules_arrays)
     S = new_state()
     W = new_scratch(g.families.shape[0])
     S.concealed[0] = np.bincount(np.array(kinds(text)), minlength=34)
@@ -205,7 +205,7 @@ def test_recorded_waits_are_the_waits_kernels(rules):
     under 定缺 void in 条, as the engine's seat would be)."""
     rs = load_rules(rules)
     rng = np.random.default_rng(7)
-    g = game_config(rules).rules_arrays
+    g = with_readiness(game_config(rules).rules_arrays)
     void = 2 if g.cfg[V.VOID] != V.VOID_NONE else None
     kinds_ = np.array([k for k in np.flatnonzero(g.kind_mask) if void is None or k // 9 != void])
     hands = []

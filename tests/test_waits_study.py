@@ -24,7 +24,7 @@ ON_A_DISCARD = (R.WIN_DIANPAO, R.WIN_QIANGGANG, R.WIN_GANGPAO, R.WIN_HAIDIPAO)
 
 @pytest.fixture(scope="module")
 def played():
-    return play_frame("generic", 800, seed=5)
+    return play_frame("generic", 800, seed=5, readiness=True)
 
 
 def test_ready_seats_match_the_records(played):

@@ -221,3 +221,16 @@ def game_config(rules: RuleSet | str) -> GameConfig:
                       columns=columns, patterns=scoring.PATTERNS,
                       wide=scoring.WIDE, facts=scoring.FACTS, win_sources=scoring.WIN_SOURCES,
                       patterns_title=scoring.PATTERNS_TITLE)
+
+
+def with_readiness(arrays: GameRules) -> GameRules:
+    """``arrays`` with the readiness columns recorded (engine value ``readiness``; a copy,
+    the cached configuration unchanged).
+
+    >>> g = game_config("generic").rules_arrays
+    >>> int(with_readiness(g).cfg[V.READINESS]), int(g.cfg[V.READINESS])
+    (1, 0)
+    """
+    cfg = arrays.cfg.copy()
+    cfg[V.READINESS] = 1
+    return arrays._replace(cfg=cfg)

@@ -1203,6 +1203,7 @@ def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, fin
     replay = walls.shape[0] > 0
     for g in range(lo, hi):
         dealer = (first_game + g) % 4
+        S.carry[:] = 0  # a game starts with nothing carried (荒番); the state serves many
         for h in range(length):
             i = g * length + h
             if i >= n:

@@ -24,8 +24,7 @@ from ..sim.walls import DICE_STREAM
 from ..sim.walls import walls as _walls
 from . import engine as EN
 from . import record as R
-from . import values as V
-from .config import GameConfig, game_config
+from .config import GameConfig, game_config, with_readiness
 from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch,
                     new_state)
 
@@ -79,13 +78,10 @@ def _bot_codes(bots: Any) -> np.ndarray:
 def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
          walls: np.ndarray = _NO_WALLS, dice: np.ndarray = _NO_DICE,
          script: np.ndarray = _NO_SCRIPT, final: np.ndarray = _NO_FINAL,
-         readiness: bool = True) -> None:
+         readiness: bool = False) -> None:
     """Play the hands of ``out``'s rows, the games split between numba's threads (each its
-    own state; the engine releases the GIL)."""
-    G = g.rules_arrays
-    if readiness:
-        G = G._replace(cfg=G.cfg.copy())
-        G.cfg[V.READINESS] = 1
+    own state; the engine releases the GIL); the readiness columns with ``readiness``."""
+    G = with_readiness(g.rules_arrays) if readiness else g.rules_arrays
     n_games = -(-len(out) // g.game_length)
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
     keys = (stream_key(seed, g.spec.stream), stream_key(seed, DICE_STREAM))
@@ -195,14 +191,15 @@ def _script(burn: int, melds: tuple) -> np.ndarray:
 
 def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
                bots: Any = DEFAULT_BOTS, burn: int = 0, melds: tuple = (),
-               dice_seeds: tuple[int, ...] = ()
+               dice_seeds: tuple[int, ...] = (), readiness: bool = False
                ) -> tuple[list[dict[str, int]], dict[str, Any]]:
     """Play given ``walls`` (kinds, head first; at most one game's hands) as consecutive
     hands of one game, the first dealt by ``dealer``, each next one by the rules' next
     dealer, with what a game carries from hand to hand (荒番): the records as dicts and the
     final state of the last hand (``concealed``, ``melded``, ``melds``, ``n_melds``,
     ``seen``, ``status``, ``void``, ``model``, ``carry`` and the positions ``head``,
-    ``tail`` …). ``dice_seeds`` key each hand's dice (default 0).
+    ``tail`` …). ``dice_seeds`` key each hand's dice (default 0); the readiness columns are
+    recorded with ``readiness`` (else 0, as in :func:`play_rows`).
 
     A scripted position for tests, in every hand: ``burn`` head tiles are set aside after
     the deal, and ``melds`` — ``(seat, kind, MELD_*)`` or ``(seat, kind, MELD_*, source)``
@@ -226,7 +223,7 @@ def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
     final = np.zeros(EN.FINAL_SIZE, dtype=np.int64)
     dice = np.array([[dealer if i == 0 else -1, np.int64(np.uint64(seed).view(np.int64))]
                      for i, seed in enumerate(seeds)], dtype=np.int64)
-    _run(g, 0, 0, out, bots, walls, dice, _script(burn, melds), final)
+    _run(g, 0, 0, out, bots, walls, dice, _script(burn, melds), final, readiness)
     out[:, R.C_INDEX] = np.arange(len(walls))
     out[:, R.C_GAME] = 0
     return [dict(zip(g.columns, row.tolist())) for row in out], _unpack(final)
@@ -242,10 +239,11 @@ def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
     return recs[0], final
 
 
-def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
-           ) -> dict[str, int]:
+def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS,
+           readiness: bool = False) -> dict[str, int]:
     """The record of hand ``index`` of ``seed`` replayed from the walls and dice of its game
-    alone (the game's hands up to it, from the game's first dealer)."""
+    alone (the game's hands up to it, from the game's first dealer; the readiness columns
+    with ``readiness``)."""
     rules = _rules(rules)
     g = game_config(rules)
     length = g.game_length
@@ -253,7 +251,8 @@ def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
     key = stream_key(seed, DICE_STREAM)
     ws = _walls(rules, seed, first, index - first + 1)
     seeds = tuple(int(index_seed(key, i)) for i in range(first, index + 1))
-    recs, _ = play_walls(rules, ws, (first // length) % 4, bots, dice_seeds=seeds)
+    recs, _ = play_walls(rules, ws, (first // length) % 4, bots, dice_seeds=seeds,
+                         readiness=readiness)
     rec = recs[-1]
     rec["index"] = index
     rec["game"] = index // length

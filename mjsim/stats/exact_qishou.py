@@ -36,6 +36,7 @@ from math import comb
 import numpy as np
 
 from ..kernels.qishou import LONE_258_FIVE, PATTERNS, TABLE, QishouConfig, qishou_config
+from ..rules import load_rules
 
 #: hand sizes reported: the non-dealer's 13 dealt tiles and the dealer's 14
 SEATS = (("non_dealer", 13), ("dealer", 14))
@@ -301,7 +302,8 @@ def count_distributions(rules, sizes: tuple[int, ...] = (13, 14)) -> dict[str, d
 
 def exact_qishou(rules, *, include_off: bool = False) -> dict[str, dict]:
     """Exact deal-time odds of each 起手胡 pattern for the dealer (14 tiles) and a
-    non-dealer (13), under the rule set's ``cs_qs_*`` options.
+    non-dealer (13), under the rule set's ``cs_qs_*`` options (``rules``: a rule set or
+    its id).
 
     Each seat entry holds ``p`` (P(count ≥ 1)), its exact ``numerator`` / ``denominator``
     (C(tiles, 13) or C(tiles, 14)), ``mean`` (expected count; in ``"binary"`` count mode
@@ -314,7 +316,10 @@ def exact_qishou(rules, *, include_off: bool = False) -> dict[str, dict]:
     ...                             cs_qs_yizhihua_mode="lone_258_five"))
     >>> round(r["yizhihua"]["non_dealer"]["p"], 4)
     0.2824
+    >>> exact_qishou("changsha")["banban"]["dealer"]["p"] > 0
+    True
     """
+    rules = load_rules(rules) if isinstance(rules, str) else rules
     config = qishou_config(rules)
     dists = count_distributions(rules, tuple(n for _, n in SEATS))
     total = 4 * len(rules.kinds)

@@ -63,7 +63,8 @@ def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
     >>> rows = np.zeros((1, len(columns("generic"))), np.int32)
     >>> rows[0, columns("generic").index("ready_turn_2")] = 9
     >>> rows[0, columns("generic").index("ready_shape_2")] = 1
-    >>> ready_seats(to_frame("generic", rows, 0))[["seat", "round", "result"]].values.tolist()
+    >>> df = to_frame("generic", rows, 0, readiness=True)
+    >>> ready_seats(df)[["seat", "round", "result"]].values.tolist()
     [[2, 3, 'drawn']]
     """
     missing = [c for c in READ if c not in df.columns]

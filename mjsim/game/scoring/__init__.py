@@ -64,17 +64,49 @@ shanghai, caishen, bao
 
 
 # --------------------------------------------------------------------------- defaults
+# A model without a hook gets its default: one function per hook, so that each compiles
+# once per model (one shared default would compile once per hook that uses it).
 
 
 @njit_borrowed
-def _nothing(G, *args):
-    """A hook the model has no use for: no facts, no payments."""
+def _no_reset_record(G, rec):
+    """No columns of the model's own to reset."""
     return None
 
 
 @njit_borrowed
-def _zero(G, *args):
-    """No wins of this kind (起手胡, mid-game): none settled."""
+def _no_start_hand(G, S, rec, dice_seed):
+    """No facts of a hand before play."""
+    return None
+
+
+@njit_borrowed
+def _no_discarded(G, S, rec, s, t):
+    """No payments or facts of discards."""
+    return None
+
+
+@njit_borrowed
+def _no_end_hand(G, S, rec):
+    """Nothing carried to the next hand."""
+    return None
+
+
+@njit_borrowed
+def _no_declare(G, S, s):
+    """No facts of a 报听 (its payments, if any, are the engine's)."""
+    return None
+
+
+@njit_borrowed
+def _no_qishou(G, S, W, s, counts, rec, dice_seed):
+    """No 起手胡: none settled."""
+    return np.int64(0)
+
+
+@njit_borrowed
+def _no_mid_game(G, S, W, s, rec):
+    """No mid-game wins: none settled."""
     return np.int64(0)
 
 
@@ -113,14 +145,14 @@ def _hook(name: str, default=None):
 _win_value = _hook("win_value")
 _win_rank = _hook("win_rank", _units)
 _settle = _hook("settle")
-_reset_record = _hook("reset_record", _nothing)
-_start_hand = _hook("start_hand", _nothing)
-_discarded = _hook("discarded", _nothing)
-_end_hand = _hook("end_hand", _nothing)
+_reset_record = _hook("reset_record", _no_reset_record)
+_start_hand = _hook("start_hand", _no_start_hand)
+_discarded = _hook("discarded", _no_discarded)
+_end_hand = _hook("end_hand", _no_end_hand)
 _open_kong_units = _hook("open_kong_units", _best_units)
-_declare = _hook("declare", _nothing)
-_qishou = _hook("qishou", _zero)
-_mid_game = _hook("mid_game", _zero)
+_declare = _hook("declare", _no_declare)
+_qishou = _hook("qishou", _no_qishou)
+_mid_game = _hook("mid_game", _no_mid_game)
 
 
 # --------------------------------------------------------------------------- the hooks
