@@ -15,6 +15,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 _stderr = Console(stderr=True)
 
 
+def note(text: str) -> None:
+    """One dim line on stderr (what a long step is doing)."""
+    _stderr.print(f"[dim]{text}[/dim]")
+
+
 @contextmanager
 def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator[Any]:
     """The one progress bar of every long run; yields ``advance(n, note=None)`` (``note``:
@@ -55,13 +60,12 @@ def compile_notice(kernel: Any, label: str, seconds: int) -> Iterator[None]:
         def on_start(self, ev: event.Event) -> None:
             if ev.data["dispatcher"] is kernel and not started:
                 started.append(time.perf_counter())
-                _stderr.print(f"[dim]compiling {label} (once, cached afterwards; {minutes} "
-                              f"on 2 cores)…[/dim]")
+                note(f"compiling {label} (once, cached afterwards; {minutes} on 2 cores)…")
 
         def on_end(self, ev: event.Event) -> None:
             if ev.data["dispatcher"] is kernel and len(started) == 1:
                 started.append(time.perf_counter())
-                _stderr.print(f"[dim]compiled {label} in {started[1] - started[0]:.0f} s[/dim]")
+                note(f"compiled {label} in {started[1] - started[0]:.0f} s")
 
     with event.install_listener("numba:compile", Notice()):
         yield

@@ -90,6 +90,7 @@ State = namedtuple("State", (
 Scratch = namedtuple("Scratch", (
     "rows", "left", "right", "cwork", "per_family",  # the shanten kernel's buffers
     "caps",       # int64[34]: always 4 (see evaluate)
+    "melded_caps",  # int64[34]: 4 minus a seat's melded copies (see _no_fifth_copy)
     "hits",       # int64[4]: scoring work (birds hitting each seat)
     "birds",      # int64[8]: scoring work (bird tiles)
     "counts",     # int64[8]: scoring work (pattern counts)
@@ -131,6 +132,7 @@ def new_scratch(n_families):
     rows, left, right, cwork, per_family = _make_scratch()
     i34 = np.zeros(34, np.int64)
     return Scratch(rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
+                   np.full(34, 4, np.int64),
                    np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
                    i34.copy(), i34.copy(), i34.copy(), i34.copy(),
                    np.zeros((n_families, K.FAMILY_COLUMNS), np.int64), np.zeros(8, np.bool_),
@@ -229,21 +231,47 @@ def upgrade_pung(G, S, s, i, step):
     S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
+@njit_borrowed
+def _no_fifth_copy(G, S, W, s, counts, families, n_families):
+    """The cost of ``counts``, which the kernel found complete with every kind capped at 4:
+    0 again unless a wild tile of seat ``s`` could stand for a copy its melds hold (some
+    melded kind's copies, held ones and wild tiles exceed 4); then the kernel's answer with
+    each kind capped at 4 minus the melded copies (``W.melded_caps``), so that no wild tile
+    stands for a fifth copy. A hand of real tiles needs no cap: callers never add a fifth
+    copy (:func:`can_add`)."""
+    n_wild = wild_held(S, s, counts)
+    if S.n_melds[s] == 0 or n_wild == 0:
+        return np.int64(0)
+    binds = False
+    for k in range(34):
+        m = S.melded[s, k]
+        binds |= m > 0 and counts[k] + m + n_wild > 4
+        W.melded_caps[k] = 4 - m
+    if not binds:
+        return np.int64(0)
+    return K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
+                       families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
+                       S.wild[s], W.melded_caps, G.tables,
+                       (W.rows, W.left, W.right, W.cwork, W.per_family))
+
+
 def _evaluate(G, S, W, s, counts, families, n_families):
     """Fewest tiles missing from a win of any of the first ``n_families`` rows of
     ``families`` (the shanten kernel's family rows)
     for ``counts`` as seat ``s``'s concealed tiles, its melds, wildcards and void suit as
     they stand; each family's own cost is left in ``W.per_family``.
 
-    Copies locked in melds do not cap the target here (the kernel's fast path): a complete
-    hand is made of real tiles, so the win test (cost 0) is exact, and callers never add a
-    fifth copy (:func:`can_add`). Above 0 the cost can only be lower than the capped one, in
-    the rare hands whose nearest win needs a melded copy; the bots read it as a guide only,
-    and readiness that a rule depends on is checked tile by tile (:func:`waits_on`).
+    The kernel runs with every kind capped at 4 (its fast path): above 0 the cost can only
+    be lower than the capped one, in the rare hands whose nearest win needs a melded copy,
+    and the bots read it as a guide only. A cost of 0 — a win, which the win test,
+    readiness and waits read — is exact: where a wild tile could stand for a melded copy,
+    :func:`_no_fifth_copy` asks again with the melds' copies capped (as
+    :func:`mjsim.is_win`, waits and shanten count them).
     """
-    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families[:n_families],
-                      G.cfg[V.MELDS], G.kind_mask, G.honour_mask, S.wild[s], W.caps,
-                      G.tables, W.rows, W.left, W.right, W.cwork, W.per_family)
+    c = _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families[:n_families],
+                   G.cfg[V.MELDS], G.kind_mask, G.honour_mask, S.wild[s], W.caps, G.tables,
+                   W.rows, W.left, W.right, W.cwork, W.per_family)
+    return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
 
 
 #: :func:`evaluate` with the kernel inlined into its caller: only for the bots' innermost
@@ -256,10 +284,11 @@ def evaluate(G, S, W, s, counts, families, n_families):
     """:func:`_evaluate` through a call of the kernel with only the arrays it reads (a call
     with the whole rule set, state and scratch tuples copies all their arrays, as long as
     the evaluation itself)."""
-    return K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
-                       families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
-                       S.wild[s], W.caps, G.tables,
-                       (W.rows, W.left, W.right, W.cwork, W.per_family))
+    c = K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
+                    families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
+                    S.wild[s], W.caps, G.tables, (W.rows, W.left, W.right, W.cwork,
+                                                  W.per_family))
+    return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
 
 
 @njit_inline
