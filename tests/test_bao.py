@@ -49,7 +49,7 @@ def _state(rules, hand, melds=(), seat=0, dealer=1, turns=10, declared=True,
     (on turn 1; 闷听 where ``menting``), the 宝 indicator ``bao`` (a tile, or none)."""
     g = game_config(rules).rules_arrays
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     S.concealed[seat] = _counts(hand)
     for first, mtype in melds:
         add_meld(g, S, seat, _k(first), mtype, -1 if mtype == CK else (seat + 3) % 4)

@@ -41,7 +41,7 @@ def _state(rules, hands, melds=(), wild="7z", dealer=1, turns=10):
     """State and scratch with ``hands`` (seat → tiles), ``melds`` ((seat, first, MELD_*))."""
     g = game_config(rules).rules_arrays
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     for s, tiles in hands.items():
         S.concealed[s] = _counts(tiles)
     for s, first, mtype in melds:

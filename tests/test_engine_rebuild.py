@@ -82,7 +82,7 @@ def _position(rules, hands: dict[int, str], void=None):
         S.concealed[seat] = parse_hand(text).counts
     if void is not None:
         S.void[:] = void
-    return g, S, new_scratch(g.families.shape[0])
+    return g, S, new_scratch()
 
 
 def test_void_suit_blocks_a_win_1_8():

@@ -63,7 +63,7 @@ def test_a_two_sided_wait_recorded():
     live copies; concealed."""
     g = with_readiness(game_config("generic").rules_arrays)
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     S.concealed[0] = np.bincount(np.array(kinds("123m 456p 789s 11z 45s")), minlength=34)
     S.seen[kinds("3s")[0]] = 2
     S.seen[kinds("6s")[0]] = 1
@@ -91,7 +91,7 @@ def _recorded(rules, text, melds=(), wild=None):
     kind ``wild`` wild for it)."""
     g = with_readiness(game_config(rules).rules_arrays)
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     S.concealed[0] = np.bincount(np.array(kinds(text)), minlength=34)
     if wild is not None:
         S.wild[0, wild] = True
@@ -224,7 +224,7 @@ def test_recorded_waits_are_the_waits_kernels(rules):
     want, _ = waits_batch(np.array(hands), rs, void=void)
     for counts, row in zip(hands, want):
         S = new_state()
-        W = new_scratch(g.families.shape[0])
+        W = new_scratch()
         S.concealed[0] = counts
         if void is not None:
             S.void[0] = void

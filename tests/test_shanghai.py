@@ -44,7 +44,7 @@ def _value(rules, concealed, melds=(), flowers=0, kind="dianpao", tile=None, kai
     ``melds`` (``(first tile, MELD_*)``): ``(legal, V, type, H, items)``."""
     g = game_config(rules).rules_arrays
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     S.concealed[0] = parse_hand(concealed).counts
     for first, mtype in melds:
         add_meld(g, S, 0, _k(first), mtype, -1 if mtype == MELD_CKONG else 2)
@@ -417,7 +417,7 @@ def test_louhu_bars_only_the_passed_kind_until_the_player_moves():
     pass is made here as a declined claim would make it."""
     g = game_config(QHP).rules_arrays
     S = new_state()
-    W = new_scratch(g.families.shape[0])
+    W = new_scratch()
     S.concealed[1] = parse_hand("123m456m789m11z55z").counts  # waits 1z and 5z, 混一色
     S.status[1, ST_READY] = 1
     bots = np.zeros(4, dtype=np.int64)

@@ -33,7 +33,7 @@ def _seat(rules, concealed: list[int], pungs: list[int], wild: int):
     """The engine's arrays, a state whose seat 0 holds ``concealed`` beside pungs of
     ``pungs`` (claimed from seat 1) with ``wild`` its wild kind, and scratch."""
     g = game_config(rules).rules_arrays
-    S, W = new_state(), new_scratch(g.families.shape[0])
+    S, W = new_state(), new_scratch()
     for kind in pungs:
         add_meld(g, S, 0, kind, MELD_PUNG, 1)
     S.concealed[0] = np.bincount(np.array(concealed, dtype=np.int64), minlength=34)

@@ -115,7 +115,7 @@ def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
 
     One function for both, so that the bots' tie-break compiles one inlined evaluation.
     """
-    mask = W.improvers
+    mask = W.improvers[:]
     marking = d < 0
     left = 0
     if not marking:
@@ -142,7 +142,7 @@ def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
             c = c14
         else:
             counts[t] += 1
-            c = evaluate_inline(G, S, W, s, counts, W.close, n_fams)
+            c = evaluate_inline(G, S, W, s, counts, W.close[:], n_fams)
             counts[t] -= 1
         if marking:
             mask[t] = c < base
@@ -279,7 +279,7 @@ def _most_worth(G, S, W, s, counts, keys, best):
 @njit_borrowed
 def choose_discard(G, S, W, s, bot):
     """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
-    keys, bases, raw = W.keys, W.bases, W.raw_keys
+    keys, bases, raw = W.keys[:], W.bases[:], W.raw_keys[:]
     counts = S.concealed[s]
     threat = threats(G, S, s) if bot == R.BOT_CAUTIOUS else 0
     shed = _must_shed(G, S, s, counts)
@@ -291,7 +291,7 @@ def choose_discard(G, S, W, s, bot):
     n_fams = _close_families(G, W, floor)
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
-    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close, n_fams)
+    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close[:], n_fams)
     keep_wild = _holds_plain(S, s, counts)
     best = 1 << 40
     for d in range(34):

@@ -26,13 +26,14 @@ import numpy as np
 
 from ..evaluate import compile_rules
 from ..kernels import shanten as K
+from ..kernels.arrayref import array_ref
 from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
 from ..rules import RuleSet, RulesError, load_rules
 from ..sim.walls import WallSpec
 from . import record as R
 from . import values as V
 from .scoring import model
-from .state import MAX_SOURCES
+from .state import MAX_FAMILIES, MAX_SOURCES
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
 
@@ -70,7 +71,8 @@ GameRules = namedtuple("GameRules", (
     "big",          # bool[cfg[N_SCORING]]: big-win families (the value bot aims at them)
     "kind_mask",    # bool[34]: kinds of the rule set
     "honour_mask",  # bool[7]
-    "tables",       # the shanten kernel's tables
+    "tables",       # the shanten kernel's tables, as one pointer (kernels.arrayref:
+                    # read with arrays_at(G.tables))
     "seats",        # int8[dealt]: the deal pipeline's seat of each head slot
     "is_bonus",     # bool[42]: kinds set aside and replaced
     "multiset",     # int8[T]: the wall's tiles
@@ -203,6 +205,9 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         raise RulesError(f"rule set {rules.id!r}: [game] reserve_replace must be 0, or 1 .. "
                          f"{fixed - 1} where the wall keeps a reserve in place ({fixed} tiles "
                          f"here), got {engine['reserve_replace']}")
+    if len(families) > MAX_FAMILIES:
+        raise RulesError(f"rule set {rules.id!r}: {len(families)} hand families with the "
+                         f"auxiliary ones; the engine holds at most {MAX_FAMILIES}")
     name = scoring.__name__.rsplit(".", 1)[1]
     engine.update(far_waits=far_waits(families), hand_size=rules.hand_size, melds=rules.melds,
                   n_scoring=len(comp.families), col_model=R.N_COMMON,
@@ -215,7 +220,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         engine[f"src_{slot}"] = sources.index(src) if src in sources else -1
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
     arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
-                       comp.kind_mask, comp.honour_mask, comp.tables, spec.deal_seats,
+                       comp.kind_mask, comp.honour_mask, array_ref(comp.tables), spec.deal_seats,
                        spec.is_bonus, spec.multiset, next_kinds(), scoring.MARK())
     return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
                       columns=columns, patterns=scoring.PATTERNS,

@@ -416,9 +416,9 @@ def _winner_order(winners, discarder, order):
 def _finish_win(G, S, W, wall, rec, winners, win_kind, discarder, tile):
     """Payments and the record's win columns for one win (one or several winners, whose
     units and bits are in the state); returns the first winner."""
-    n_win = _winner_order(winners, discarder, W.order)
+    n_win = _winner_order(winners, discarder, W.order[:])
     tsumo = R.self_drawn(win_kind)
-    SC.settle(G, S, W, wall, rec, W.order, n_win, discarder, win_kind, tile)
+    SC.settle(G, S, W, wall, rec, W.order[:], n_win, discarder, win_kind, tile)
     for i in range(n_win):
         w = W.order[i]
         rec[R.C_UNITS + w] = S.units[w]
@@ -493,7 +493,7 @@ def _win_on_discard(G, S, W, wall, rec, bots, discarder, t, win_kind, from_pile)
 @njit_borrowed
 def _qishou(G, S, W, s, rec, dice_seed):
     """起手胡 of seat ``s`` on its tiles with its melds' (a scripted start may have melds)."""
-    counts = W.tiles34
+    counts = W.tiles34[:]
     for k in range(34):
         counts[k] = S.concealed[s, k] + S.melded[s, k]
     return SC.qishou(G, S, W, s, counts, rec, dice_seed)
@@ -883,7 +883,7 @@ def _open_kong(G, S, W, wall, rec, bots, s):
         if not W.claimed[i]:
             _to_pile(S, s, W.offered[i])
     if winners:
-        _winner_order(winners, s, W.order)
+        _winner_order(winners, s, W.order[:])
         return _finish_win(G, S, W, wall, rec, winners, np.int64(R.WIN_GANGPAO), s,
                            W.tiles[W.order[0]])
     _mark_ready(G, S, W, s)
@@ -1008,7 +1008,7 @@ def _deal(G, S, W, wall, dealer):
     wild kind its indicator makes (−1: none), wild for every seat where ``wild`` says so."""
     indicator, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
                                      G.cfg[V.INDICATOR], G.cfg[V.WILD_STEP], G.next_kinds,
-                                     W.pending, W.hands, W.dealt_bonus, W.first_draw,
+                                     W.pending[:], W.hands[:], W.dealt_bonus[:], W.first_draw[:],
                                      np.int64(0))
     for r in range(4):
         s = (dealer + r) % 4

@@ -89,7 +89,7 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
 
     def games(lo: np.int64, hi: np.int64) -> None:
         EN.play_games(G, *keys, codes, np.int64(start), walls, dice, script, out, final,
-                      new_state(), new_scratch(G.families.shape[0]),
+                      new_state(), new_scratch(),
                       np.empty(G.multiset.size, dtype=np.int8), lo, hi)
 
     with compile_notice(EN.play_games, f"the game engine ({g.model} model)", COMPILE_SECONDS):

@@ -173,7 +173,7 @@ def win_roles(G, S, W, s, counts, tile, n_families):
     pairs_only = True
     for k in range(34):
         pairs_only = pairs_only and counts[k] % 2 == 0
-    work = W.tiles34
+    work = W.tiles34[:]
     roles = 0
     for pair in range(34):
         if counts[pair] < 2:

@@ -1,14 +1,21 @@
 """The state of a hand in play, and the one hand evaluation every decision calls.
 
-Three named tuples of arrays, which Numba compiles as plain tuples (a field is read by
-name at no cost):
+The engine's functions take three arguments, each read by field name:
 
-- :class:`State` (:func:`new_state`): what the table shows and each seat holds;
-- :class:`Scratch` (:func:`new_scratch`): a thread's work buffers;
-- the rule set's arrays, :class:`mjsim.game.config.GameRules`.
+- the state (:data:`STATE`, :func:`new_state`): what the table shows and each seat holds;
+- the scratch (:data:`SCRATCH`, :func:`new_scratch`): a thread's work buffers;
+- the rule set's arrays, :class:`mjsim.game.config.GameRules` (a named tuple).
+
+State and scratch are each **one numpy record** whose fields are fixed-shape arrays:
+numba passes a record to a compiled function as one pointer, where it passes a tuple as
+every field of every array in it (the three tuples were 607 machine arguments on every call
+of an engine function, which numba and LLVM built, copied and optimised at each of them:
+``benchmarks/bench_compile.py`` measures the cold compile). A record holds no ``bool``
+arrays (numba's limit), so masks are ``uint8``; :func:`wild_mask` and
+:func:`kernel_scratch` hand the kernel the plain arrays it takes.
 
 Costs are the shanten kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1;
-0 is a complete hand. :func:`evaluate` is the only place that runs it: every bot and engine
+0 is a complete hand. :func:`kernel_cost` is the only place that runs it: every bot and engine
 decision calls it, so the kernel compiles once (DESIGN.md: compile time is part of speed).
 Each evaluation reads the seat's own wildcard mask and void suit.
 
@@ -19,12 +26,11 @@ Each evaluation reads the seat's own wildcard mask and void suit.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
 from ..kernels import shanten as K
+from ..kernels.arrayref import arrays_at
 from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
                               _make_scratch, meld_flags)
@@ -67,79 +73,102 @@ CARRY_SLOTS = 8
 #: ``State.void`` of a seat with no void suit (the shanten kernel's "none")
 NO_VOID = -2
 
-State = namedtuple("State", (
-    "concealed",   # uint8[4, 34]: each seat's concealed tiles
-    "melded",      # int64[4, 34]: tiles in each seat's melds (4 - melded caps the concealed)
-    "melds",       # int64[4, MAX_MELDS, 3]: M_KIND, M_TYPE, M_FROM of each meld
-    "n_melds",     # int64[4]
-    "meld_flags",  # int64[4]: the shanten kernel's flags of each seat's melds
-    "seen",        # int64[34]: tiles everyone sees (discards, melds, revealed tiles)
-    "discards",    # int64[4, 34]: each seat's discards by kind
-    "status",      # int64[4, len(STATUS)]: the ST_* columns
-    "wild",        # bool[4, 34]: the kinds wild for each seat now
-    "void",        # int64[4]: each seat's void suit (0-2), or NO_VOID
-    "pos",         # int64[len(POSITIONS)]: wall positions and counters (P_*)
-    "pay",         # int64[MAX_SOURCES, 4]: net payments by source and seat
-    "units",       # int64[4]: the value of each winner's hand (scoring model's units)
-    "bits",        # int64[4]: each winner's pattern bits
-    "model",       # int64[MODEL_SLOTS]: the scoring model's facts of this hand
-    "carry",       # int64[CARRY_SLOTS]: the scoring model's facts carried from hand to hand
-                   # of a game (kept by reset_state; a new game starts from zeros)
-))
+#: the most family rows a rule set may have (``Scratch.close``; checked by the game config)
+MAX_FAMILIES = 16
+_I64, _U8 = np.int64, np.uint8
 
-Scratch = namedtuple("Scratch", (
-    "rows", "left", "right", "cwork", "per_family",  # the shanten kernel's buffers
-    "caps",       # int64[34]: always 4 (see evaluate)
-    "melded_caps",  # int64[34]: 4 minus a seat's melded copies (see _no_fifth_copy)
-    "hits",       # int64[4]: scoring work (birds hitting each seat)
-    "birds",      # int64[8]: scoring work (bird tiles)
-    "counts",     # int64[8]: scoring work (pattern counts)
-    "keys",       # int64[34]: a bot's key for each discard
-    "raw_keys",   # int64[34]: the same before the cautious bot's danger
-    "bases",      # int64[34]: the cost behind each key
-    "improvers",  # int64[34]: kinds that improve the hand
-    "close",      # int64[n_families, FAMILY_COLUMNS]: the families a bot still weighs
-    "claimed",    # bool[8]: which revealed tiles are taken (开杠)
-    "offered",    # int64[8]: the tiles a win may be claimed on (a discard, 开杠 reveals)
-    "tiles",      # int64[4]: the tile each claimant wins on
-    "order",      # int64[4]: winners in payment order
-    "hands",      # uint8[1, 4, 34]: the deal pipeline's output row
-    "dealt_bonus",  # uint8[1, 4]
-    "first_draw",   # int8[1, 4]
-    "pending",      # int64[4]
-    "tiles34",      # uint8[34]: a hand to evaluate beside the state (起手胡 with melds)
-    "no_wild",      # bool[34]: all False (a hand evaluated with its wild tiles as themselves)
-    "waits",        # bool[34]: the winning kinds found by the last n_waits
-))
+#: what the table shows and each seat holds: (field, dtype, shape) of one numpy record
+STATE = (
+    ("concealed", _U8, (4, 34)),   # each seat's concealed tiles
+    ("melded", _I64, (4, 34)),     # tiles in each seat's melds (4 - melded caps the concealed)
+    ("melds", _I64, (4, MAX_MELDS, 3)),  # M_KIND, M_TYPE, M_FROM of each meld
+    ("n_melds", _I64, (4,)),
+    ("meld_flags", _I64, (4,)),    # the shanten kernel's flags of each seat's melds
+    ("seen", _I64, (34,)),         # tiles everyone sees (discards, melds, revealed tiles)
+    ("discards", _I64, (4, 34)),   # each seat's discards by kind
+    ("status", _I64, (4, len(STATUS))),  # the ST_* columns
+    ("wild", _U8, (4, 34)),        # 1: the kinds wild for each seat now (wild_mask)
+    ("void", _I64, (4,)),          # each seat's void suit (0-2), or NO_VOID
+    ("pos", _I64, (len(POSITIONS),)),  # wall positions and counters (P_*)
+    ("pay", _I64, (MAX_SOURCES, 4)),   # net payments by source and seat
+    ("units", _I64, (4,)),         # the value of each winner's hand (scoring model's units)
+    ("bits", _I64, (4,)),          # each winner's pattern bits
+    ("model", _I64, (MODEL_SLOTS,)),   # the scoring model's facts of this hand
+    ("carry", _I64, (CARRY_SLOTS,)),   # the scoring model's facts carried from hand to hand
+                                       # of a game (kept by reset_state; a game starts at 0)
+)
+
+_KERNEL = K.make_scratch()
+#: a thread's work buffers: (field, dtype, shape) of one numpy record
+SCRATCH = (
+    ("rows", _I64, _KERNEL[0].shape),   # the shanten kernel's buffers (kernel_scratch)
+    ("left", _I64, _KERNEL[1].shape),
+    ("right", _I64, _KERNEL[2].shape),
+    *((f"cwork{i}", _I64, a.shape) for i, a in enumerate(_KERNEL[3])),
+    ("per_family", _I64, _KERNEL[4].shape),
+    ("caps", _I64, (34,)),         # always 4 (see evaluate)
+    ("melded_caps", _I64, (34,)),  # 4 minus a seat's melded copies (see _no_fifth_copy)
+    ("hits", _I64, (4,)),          # scoring work (birds hitting each seat)
+    ("birds", _I64, (8,)),         # scoring work (bird tiles)
+    ("counts", _I64, (8,)),        # scoring work (pattern counts)
+    ("keys", _I64, (34,)),         # a bot's key for each discard
+    ("raw_keys", _I64, (34,)),     # the same before the cautious bot's danger
+    ("bases", _I64, (34,)),        # the cost behind each key
+    ("improvers", _I64, (34,)),    # kinds that improve the hand
+    ("close", _I64, (MAX_FAMILIES, K.FAMILY_COLUMNS)),  # the families a bot still weighs
+    ("claimed", _U8, (8,)),        # 1: which revealed tiles are taken (开杠)
+    ("offered", _I64, (8,)),       # the tiles a win may be claimed on (a discard, 开杠 reveals)
+    ("tiles", _I64, (4,)),         # the tile each claimant wins on
+    ("order", _I64, (4,)),         # winners in payment order
+    ("hands", _U8, (1, 4, 34)),    # the deal pipeline's output row
+    ("dealt_bonus", _U8, (1, 4)),
+    ("first_draw", np.int8, (1, 4)),
+    ("pending", _I64, (4,)),
+    ("tiles34", _U8, (34,)),       # a hand to evaluate beside the state (起手胡 with melds)
+    ("no_wild", _U8, (34,)),       # all 0 (a hand evaluated with its wild tiles as themselves)
+    ("waits", _U8, (34,)),         # 1: the winning kinds found by the last n_waits
+)
+del _KERNEL
 
 
-@njit(cache=True)
-def new_state():
-    """Empty state arrays for one thread (see :class:`State`)."""
-    return State(np.zeros((4, 34), np.uint8), np.zeros((4, 34), np.int64),
-                 np.zeros((4, MAX_MELDS, 3), np.int64), np.zeros(4, np.int64),
-                 np.zeros(4, np.int64), np.zeros(34, np.int64), np.zeros((4, 34), np.int64),
-                 np.zeros((4, len(STATUS)), np.int64), np.zeros((4, 34), np.bool_),
-                 np.full(4, NO_VOID, np.int64), np.zeros(len(POSITIONS), np.int64),
-                 np.zeros((MAX_SOURCES, 4), np.int64), np.zeros(4, np.int64),
-                 np.zeros(4, np.int64), np.zeros(MODEL_SLOTS, np.int64),
-                 np.zeros(CARRY_SLOTS, np.int64))
+def _record(fields) -> np.recarray:
+    """One zeroed record of ``fields``, its fields read and written by name in Python and
+    in compiled code."""
+    return np.zeros(1, np.dtype(list(fields), align=True)).view(np.recarray)[0]
 
 
-@njit(cache=True)
-def new_scratch(n_families):
-    """A thread's buffers (see :class:`Scratch`), with room for ``n_families`` family rows."""
-    rows, left, right, cwork, per_family = _make_scratch()
-    i34 = np.zeros(34, np.int64)
-    return Scratch(rows, left, right, cwork, per_family, np.full(34, 4, np.int64),
-                   np.full(34, 4, np.int64),
-                   np.zeros(4, np.int64), np.zeros(8, np.int64), np.zeros(8, np.int64),
-                   i34.copy(), i34.copy(), i34.copy(), i34.copy(),
-                   np.zeros((n_families, K.FAMILY_COLUMNS), np.int64), np.zeros(8, np.bool_),
-                   np.zeros(8, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
-                   np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4), np.uint8),
-                   np.zeros((1, 4), np.int8), np.zeros(4, np.int64), np.zeros(34, np.uint8),
-                   np.zeros(34, np.bool_), np.zeros(34, np.bool_))
+def new_state() -> np.record:
+    """Empty state arrays for one thread (see :data:`STATE`).
+
+    >>> S = new_state()
+    >>> S.concealed.shape, S.melds.shape, int(S.void[0])
+    ((4, 34), (4, 5, 3), -2)
+    """
+    S = _record(STATE)
+    S.void[:] = NO_VOID
+    return S
+
+
+def new_scratch() -> np.record:
+    """A thread's buffers (see :data:`SCRATCH`)."""
+    W = _record(SCRATCH)
+    W.caps[:] = 4
+    W.melded_caps[:] = 4
+    return W
+
+
+@njit_inline
+def kernel_scratch(W):
+    """The shanten kernel's buffers as :func:`mjsim.kernels.shanten.hand_cost` takes them
+    (plain arrays, as the deal pipeline passes them: a record's whole field is typed apart)."""
+    return (W.rows[:], W.left[:], W.right[:],
+            (W.cwork0[:], W.cwork1[:], W.cwork2[:], W.cwork3[:]), W.per_family[:])
+
+
+@njit_inline
+def wild_mask(S, s):
+    """Seat ``s``'s wild kinds as the kernel's ``bool[34]`` mask."""
+    return S.wild[s].view(np.bool_)
 
 
 @njit_borrowed
@@ -249,17 +278,34 @@ def _no_fifth_copy(G, S, W, s, counts, families, n_families):
         W.melded_caps[k] = 4 - m
     if not binds:
         return np.int64(0)
-    return K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
-                       families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
-                       S.wild[s], W.melded_caps, G.tables,
-                       (W.rows, W.left, W.right, W.cwork, W.per_family))
+    return kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s),
+                       W.melded_caps[:])
 
 
-def _evaluate(G, S, W, s, counts, families, n_families):
+def _kernel_cost(G, S, W, s, counts, families, wild, caps):
+    """The shanten kernel on ``counts`` as seat ``s``'s concealed tiles with its melds and
+    void suit, the ``families`` rows, the ``wild`` mask and each kind's ``caps``; each
+    family's own cost is left in ``W.per_family``."""
+    rows, left, right, cwork, per_family = kernel_scratch(W)
+    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families,
+                      G.cfg[V.MELDS], G.kind_mask, G.honour_mask, wild, caps,
+                      arrays_at(G.tables), rows, left, right, cwork, per_family)
+
+
+#: :func:`_kernel_cost` compiled once per scoring model, the kernel inlined into it: every
+#: evaluation of the game calls it (but the bots' innermost loops, :func:`evaluate_inline`).
+#: A call passes a few dozen machine values — the state, the scratch and the tables are
+#: pointers — where a call of the kernel itself passes its nineteen tables and five
+#: buffers, some 230
+kernel_cost = njit_borrowed(_kernel_cost)
+
+
+@njit_inline
+def evaluate(G, S, W, s, counts, families, n_families):
     """Fewest tiles missing from a win of any of the first ``n_families`` rows of
-    ``families`` (the shanten kernel's family rows)
-    for ``counts`` as seat ``s``'s concealed tiles, its melds, wildcards and void suit as
-    they stand; each family's own cost is left in ``W.per_family``.
+    ``families`` (the shanten kernel's family rows) for ``counts`` as seat ``s``'s
+    concealed tiles, its melds, wildcards and void suit as they stand; each family's own
+    cost is left in ``W.per_family``.
 
     The kernel runs with every kind capped at 4 (its fast path): above 0 the cost can only
     be lower than the capped one, in the rare hands whose nearest win needs a melded copy,
@@ -268,26 +314,20 @@ def _evaluate(G, S, W, s, counts, families, n_families):
     :func:`_no_fifth_copy` asks again with the melds' copies capped (as
     :func:`mjsim.is_win`, waits and shanten count them).
     """
-    c = _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families[:n_families],
-                   G.cfg[V.MELDS], G.kind_mask, G.honour_mask, S.wild[s], W.caps, G.tables,
-                   W.rows, W.left, W.right, W.cwork, W.per_family)
+    c = kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:])
     return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
 
 
-#: :func:`evaluate` with the kernel inlined into its caller: only for the bots' innermost
-#: loops (each use compiles the kernel once more); everywhere else :func:`evaluate` calls it
-evaluate_inline = njit_inline(_evaluate)
+_kernel_cost_inline = njit_inline(_kernel_cost)
 
 
 @njit_inline
-def evaluate(G, S, W, s, counts, families, n_families):
-    """:func:`_evaluate` through a call of the kernel with only the arrays it reads (a call
-    with the whole rule set, state and scratch tuples copies all their arrays, as long as
-    the evaluation itself)."""
-    c = K.hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s],
-                    families[:n_families], G.cfg[V.MELDS], G.kind_mask, G.honour_mask,
-                    S.wild[s], W.caps, G.tables, (W.rows, W.left, W.right, W.cwork,
-                                                  W.per_family))
+def evaluate_inline(G, S, W, s, counts, families, n_families):
+    """:func:`evaluate` with the kernel inlined into its caller: only for the bots'
+    innermost loops (each use compiles the kernel once more, for a sixth of a played
+    hand's speed)."""
+    c = _kernel_cost_inline(G, S, W, s, counts, families[:n_families], wild_mask(S, s),
+                            W.caps[:])
     return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
 
 

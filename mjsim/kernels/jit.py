@@ -20,7 +20,7 @@ Two rules for a function compiled so:
 
 >>> from mjsim.game.state import can_add, new_state  # a borrowed kernel
 >>> S = new_state()
->>> bool(can_add(S, 0, S[0][0], 5))
+>>> bool(can_add(S, 0, S.concealed[0], 5))
 True
 """
 

@@ -135,7 +135,7 @@ def readings(G, S, W, s, counts, tile):
     that meet a scoring family's conditions (pung, chow, 1/9/honour, suits; a 中 pair as a
     pung where the family says so)."""
     flags, suits, honours, n_concealed = hand_facts(S, s, counts)
-    work = W.tiles34
+    work = W.tiles34[:]
     out = 0
     for f in range(G.cfg[V.N_SCORING]):
         form = G.families[f, 0]

@@ -26,12 +26,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ...kernels import shanten as K
+from ...kernels.arrayref import arrays_at
 from ...kernels.jit import njit_borrowed
 from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
 from .. import record as R
 from .. import values as V
 from ..state import (M_TYPE, P_DEALER, P_LAST, P_TURNS, dealer_first_turn, exposed_melds,
-                     wild_held)
+                     kernel_cost, wild_held, wild_mask)
 
 #: the types of §3.5, in the order of their pattern bits; then the multipliers' bits
 TYPES = ("ruan", "pinghu", "zimo", "qianggang", "ruan_badui", "sancai_ruan", "caishen_niu",
@@ -192,7 +193,7 @@ def paoma_state(G, S, s, counts):
     for k in range(34):
         if S.wild[s, k] and counts[k] > 0:
             counts[k] -= 1
-            done = melds_cost(counts, S.wild[s], G.honour_mask, G.tables,
+            done = melds_cost(counts, wild_mask(S, s), G.honour_mask, arrays_at(G.tables),
                               G.cfg[V.MELDS] - S.n_melds[s]) == 0
             counts[k] += 1
             return PS_NIU if done else PS_NONE
@@ -304,10 +305,9 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     std_hard, pairs_hard = std, pairs
     if w > 0 and (std or pairs):
         # the 财神 as their own kind (归位): a natural reading
-        natural = _as_own_kind(S, s, counts, W.tiles34)
-        K.hand_cost(natural, S.n_melds[s], S.meld_flags[s], S.void[s], G.families[:n_sc],
-                    G.cfg[V.MELDS], G.kind_mask, G.honour_mask, W.no_wild, W.caps, G.tables,
-                    (W.rows, W.left, W.right, W.cwork, W.per_family))
+        natural = _as_own_kind(S, s, counts, W.tiles34[:])
+        kernel_cost(G, S, W, s, natural, G.families[:n_sc], W.no_wild[:].view(np.bool_),
+                    W.caps[:])
         std_hard = pairs_hard = False
         for f in range(n_sc):
             if W.per_family[f] == 0:
@@ -377,7 +377,7 @@ def discarded(G, S, rec, s, t):
         rec[col + C_PAOMA] |= 1 << s
     if not p[P_GENFENG]:
         return
-    m = S.model
+    m = S.model[:]
     lead = m[M_LEAD] - 1
     if lead >= 0 and S.pos[P_LAST] == m[M_KIND] and t == m[M_KIND] and \
             s == (lead + m[M_FOLLOW] + 1) % 4:

@@ -298,7 +298,7 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
     """Birds and payments of one win by the ``n_win`` seats in ``order`` (§2.6, §2.10)."""
     p = G.score
     col = G.cfg[V.COL_MODEL]
-    hits, birds = W.hits, W.birds
+    hits, birds = W.hits[:], W.birds[:]
     left = S.pos[P_TAIL] - S.pos[P_HEAD]
     n_birds = p[BIRDS] if p[BIRDS] < left else left
     for i in range(n_birds):
@@ -330,7 +330,7 @@ def _small_tsumos(G, W, row, s, dealer, n, dice_seed, counter):
     win (§2.8, §2.9); with ``qishou_birds = "dice"`` (``counter`` ≥ 0) two dice are the
     birds' ranks."""
     p = G.score
-    hits, birds = W.hits, W.birds
+    hits, birds = W.hits[:], W.birds[:]
     n_birds = 0
     if counter >= 0 and p[QISHOU_BIRDS] == 1:
         birds[0] = below_seeded(dice_seed, counter, 6)  # die d as the m tile of rank d
@@ -347,7 +347,7 @@ def qishou(G, S, W, s, counts, rec, dice_seed):
     p = G.score
     st = S.status
     st[s, ST_QS_DONE] = 1
-    raw = W.counts
+    raw = W.counts[:]
     Q._fill(counts, p[QS_REUSE_QUAD], p[QS_YIZHIHUA_MODE], raw)
     total = 0
     for i in range(8):

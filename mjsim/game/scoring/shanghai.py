@@ -27,13 +27,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ...kernels import shanten as K
+from ...kernels.arrayref import arrays_at
 from ...kernels.jit import njit_borrowed
 from ...kernels.rng import below_seeded
 from ...kernels.shanten import MELD_PUNG, melds_cost
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds
+from ..state import (M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds,
+                     wild_mask)
 
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
@@ -244,7 +246,7 @@ def _diao_baida(G, counts, S, s, tile):
         return False
     counts[tile] -= 1
     counts[wild] -= 1
-    done = melds_cost(counts, S.wild[s], G.honour_mask, G.tables,
+    done = melds_cost(counts, wild_mask(S, s), G.honour_mask, arrays_at(G.tables),
                       G.cfg[V.MELDS] - S.n_melds[s]) == 0
     counts[wild] += 1
     counts[tile] += 1
