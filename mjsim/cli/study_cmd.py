@@ -121,13 +121,28 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
                out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
                hands: int = typer.Option(20_000, "--hands", min=0,
                                          help="Hands played for the expected scores (0: skip)."),
-               quiet: bool = QUIET, json: bool = JSON) -> None:
+               quiet: bool = QUIET, json: bool = JSON,
+               every: bool = typer.Option(False, "--all",
+                                          help="Every playable rule set's report at its "
+                                               "defaults, and the overview README.md.")) -> None:
     """The main study: the odds at the deal (起手胡 where the rules have it; bonus tiles,
     legal hands and shanten by family, exact beside simulated), expected scores of played
-    hands, charts and a Markdown report."""
+    hands, charts and a Markdown report. With ``--all``, the atlas: every rule set's report
+    and the games side by side (``reports/README.md``)."""
     from ..report.deal_report import build_deal_report
     from ..report.qishou_report import build_report
 
+    if every:
+        from ..report.atlas import build_all
+
+        if settings:
+            raise fail("--all writes every rule set at its defaults; --set changes one rule "
+                       "set (give --rules without --all)")
+        rows = build_all(n=n, seed=seed, out=out, hands=hands, progress=not (quiet or json),
+                         echo=None if json else console.print)
+        if json:
+            emit_json(rows)
+        return
     rs = rules_from(rules, settings)
     if not has_qishou(rs) and not rs.game_spec:
         raise fail(f"the report plays hands of {rs.id!r}, which the game engine does not play "

@@ -181,7 +181,10 @@ def _pct(r: dict[str, Any] | None, digits: int = 2) -> str:
 
 
 def _pct_ci(r: dict[str, Any] | None, digits: int = 2) -> str:
-    return "—" if r is None else f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
+    """The 95% interval in percent; — where there is none (no hand in the group)."""
+    if r is None or None in r["ci"]:
+        return "—"
+    return f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
 
 
 def _figures_markdown(b: dict[str, Any]) -> list[str]:

@@ -208,7 +208,7 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
         + (f" (changed: {', '.join(f'{k}={v}' for k, v in rules.overrides.items())})"
            if rules.overrides else " (defaults)")
         + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; {when}.",
-        "",
+        "", rules.summary + ".", "",
         "Each estimate is the share of hands with a count of at least one, with its standard",
         "error and 95% Wilson interval; the exact value comes from enumerating every dealt hand",
         "(per-suit enumeration weighted by ∏C(4,c)). The four hands of a table are dependent, so",

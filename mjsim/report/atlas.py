@@ -1,0 +1,179 @@
+"""The atlas: every playable rule set's report, and the games side by side (issue 27).
+
+:func:`build_all` writes each rule set's report (``out/<rules>/``, the report its
+``mjsim report`` writes) and the overview ``out/README.md``: one row per rule set from its
+summary — the game's tiles and forms, how hands end and pay when four efficiency bots play
+it, the deal's exact odds (:func:`mjsim.stats.exact.exact_summary`, the values ``mjsim
+exact --json`` prints) and the waits study's win rate once ready — each estimate with its
+95% interval. Payments are in each rule set's own units, so the overview shows them but
+does not rank them.
+
+>>> row = overview_row(load_rules("generic"), {"play": None}, {"notes": []})
+>>> row["tiles"], row["hand"], row["wild"], row["forms"]
+(136, 13, 'none', 'standard, seven_pairs')
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from ..game.config import _playable, game_config
+from ..progress import progress_bar
+from ..rules import RuleSet, load_rules
+from ..stats.exact import exact_summary
+from . import charts
+from .qishou_report import write_text
+
+#: the overview's columns: key, heading
+COLUMNS = (
+    ("rules", "rule set"), ("tiles", "tiles"), ("hand", "hand"), ("wild", "wildcards"),
+    ("forms", "hand forms"), ("win_rate", "win rate"), ("draw_rate", "draw rate"),
+    ("mean_turns", "turns a hand"), ("self_draw", "self-drawn share"),
+    ("dealer_edge", "dealer's edge (units a hand)"), ("win_payment", "a win's receipt: mean (s.d.)"),
+    ("big_wins", "wins with a pattern"), ("complete_exact", "complete at the deal (exact)"),
+    ("ready_exact", "ready at the deal (exact)"), ("ready_win", "win rate once ready"),
+    ("agreement", "simulated within 4 s.e. of exact"),
+)
+
+
+def _estimate(item: dict[str, Any] | None, key: str = "p", percent: bool = True) -> str:
+    """``value [low, high]`` of a summary's estimate (its 95% interval), or —."""
+    if not item:
+        return "—"
+    scale, unit = (100, "%") if percent else (1, "")
+    low, high = item["ci"]
+    return f"{scale * item[key]:.2f}{unit} [{scale * low:.2f}, {scale * high:.2f}]"
+
+
+def _exact(item: dict[str, Any] | None) -> str:
+    return "—" if not item else f"{item['p']:.3g} ({item['odds']})"
+
+
+def _agreement(checks: bool | dict[str, bool] | None) -> str:
+    """The report's own check of its simulated figures against their exact twins."""
+    if checks is None:
+        return "—"
+    if isinstance(checks, dict):
+        bad = [name for name, ok in checks.items() if not ok]
+        return "yes" if not bad else "NO: " + ", ".join(bad)
+    return "yes" if checks else "NO"
+
+
+def overview_row(rules: RuleSet, summary: dict[str, Any],
+                 exact: dict[str, Any]) -> dict[str, Any]:
+    """One rule set's row of the overview: raw values (``*_value``) and their text."""
+    play = summary.get("play") or {}
+    base = play.get("baseline") or {}
+    receipt = (base.get("payments") or {}).get("winner_receipt")
+    waits = (play.get("waits") or {}).get("win")
+    return {
+        "rules": rules.id,
+        "name": f"{rules.name} ({rules.name_zh})",
+        "summary": rules.summary,
+        "tiles": int(game_config(rules).spec.multiset.size) if rules.game_spec else None,
+        "hand": rules.hand_size,
+        "wild": rules.wild,
+        "forms": ", ".join(dict.fromkeys(f.form for f in rules.families)),
+        "win_rate": _estimate(base.get("win_rate")),
+        "draw_rate": _estimate(base.get("draw_rate")),
+        "mean_turns": _estimate(base.get("mean_turns"), "mean", percent=False),
+        "self_draw": _estimate(base.get("self_draw_share")),
+        "dealer_edge": _estimate(base.get("dealer"), "mean_score", percent=False),
+        "win_payment": "—" if not receipt else f"{receipt['mean']:.2f} ({receipt['sd']:.2f})",
+        "big_wins": _estimate(base.get("any_big_win")),
+        "complete_exact": _exact(exact.get("complete_at_deal")),
+        "ready_exact": _exact(exact.get("ready_at_deal")),
+        "ready_win": _estimate(waits, "mean"),
+        "agreement": _agreement(summary.get("agreement_4se")),
+        "units": base.get("scoring"),
+        "complete_exact_value": (exact.get("complete_at_deal") or {}).get("p"),
+        "ready_exact_value": (exact.get("ready_at_deal") or {}).get("p"),
+        "notes": exact.get("notes", []),
+        "shanten_exact": {str(k): p for k, p in
+                          (exact.get("shanten") or {}).get(f"{rules.hand_size} tiles", {}).items()},
+    }
+
+
+def shanten_chart(rows: list[dict[str, Any]], path: Path) -> Path:
+    """Readiness at the deal: the exact shanten law of a non-dealer's hand, a line per rule
+    set (rule sets whose deal the exact engine cannot enumerate are left out)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    for row in rows:
+        law = row["shanten_exact"]
+        if law:
+            ks = sorted(law, key=int)
+            ax.plot([int(k) for k in ks], [100 * law[k] for k in ks], marker="o",
+                    label=row["rules"])
+    ax.set_xlabel(charts.label("发牌时向听数（闲家，精确值）", "shanten at the deal (non-dealer, exact)"))
+    ax.set_ylabel("%")
+    ax.set_title(charts.label("各规则发牌时的听牌远近", "How ready each game's deal is"))
+    ax.legend(frameon=False, fontsize=8, ncol=2)
+    return charts.save(fig, path)
+
+
+def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int) -> str:
+    """The overview page: the table, the rule sets in plain words, links to the reports."""
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# The atlas: every rule set side by side",
+        "",
+        f"Each row is the rule set's own report (linked), seed {seed}: {n:,} simulated deals, "
+        f"{hands:,} hands played by four efficiency bots; {when}. An estimate is shown with",
+        "its 95% interval; exact values come from enumerating every dealt hand (`mjsim exact`):",
+        "complete at the deal is the dealer's tiles, ready at the deal a non-dealer's. The",
+        "dealer's edge and a win's receipt are in each rule set's own units (its scoring",
+        "model's), which differ from game to game: read them within a row, not across rows.",
+        "A win's pattern is whatever the scoring model pays beyond a plain win.",
+        "",
+        "![shanten at the deal, every rule set](shanten_by_rules.png)",
+        "",
+        "| " + " | ".join(title for _, title in COLUMNS) + " |",
+        "|" + "---|" * len(COLUMNS),
+    ]
+    for row in rows:
+        cells = [f"[`{row['rules']}`]({row['rules']}/report.md)"]
+        cells += [str(row[key]) if row[key] is not None else "—" for key, _ in COLUMNS[1:]]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "## The games", ""]
+    for row in rows:
+        lines.append(f"- [`{row['rules']}`]({row['rules']}/report.md) — {row['name']}: "
+                     f"{row['summary']}; scoring model `{row['units']}`.")
+        lines += [f"  - {note}" for note in row["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
+              hands: int = 20_000, rule_ids: Iterable[str] | None = None,
+              progress: bool = True, echo: Callable | None = None) -> list[dict[str, Any]]:
+    """Write the report of each rule set of ``rule_ids`` (default: every playable one) under
+    ``out`` and the overview ``out/README.md`` (and ``out/atlas.json``, its rows); return the
+    rows."""
+    from ..sim.deals import has_qishou
+    from .deal_report import build_deal_report
+    from .qishou_report import build_report
+
+    ids = list(rule_ids) if rule_ids is not None else [r.id for r in _playable()]
+    rows = []
+    with progress_bar("reports", len(ids), enabled=progress) as advance:
+        for rid in ids:
+            rules = load_rules(rid)
+            build = build_report if has_qishou(rules) else build_deal_report
+            summary = build(rules, n=n, seed=seed, out=out, progress=False, echo=None,
+                            hands=hands)
+            rows.append(overview_row(rules, summary, exact_summary(rules)))
+            advance(1, rid)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    charts.setup()
+    shanten_chart(rows, out / "shanten_by_rules.png")
+    write_text(out / "README.md", overview_markdown(rows, seed, hands, n))
+    write_text(out / "atlas.json", json.dumps(rows, indent=2, ensure_ascii=False))
+    if echo is not None:
+        echo(f"wrote {len(rows)} reports and {out / 'README.md'}")
+    return rows

@@ -1,0 +1,51 @@
+"""The atlas (issue 27): every rule set's report and the overview, from one command."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.report.atlas import COLUMNS, _estimate, build_all
+from mjsim.stats.exact import exact_summary
+
+RULES = ("changsha", "caishen16")  # a 起手胡 report and a deal report
+
+
+def test_build_all_writes_each_report_and_the_overview(tmp_path):
+    rows = build_all(n=4000, seed=3, out=tmp_path, hands=80, rule_ids=RULES, progress=False)
+    assert [r["rules"] for r in rows] == list(RULES)
+    overview = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert json.loads((tmp_path / "atlas.json").read_text(encoding="utf-8")) == rows
+    for row in rows:
+        rid = row["rules"]
+        summary = json.loads((tmp_path / rid / "summary.json").read_text(encoding="utf-8"))
+        assert (tmp_path / rid / "report.md").exists()
+        assert f"[`{rid}`]({rid}/report.md)" in overview
+        # the exact columns are `mjsim exact --json`'s values
+        exact = exact_summary(rid)
+        assert row["complete_exact_value"] == exact["complete_at_deal"]["p"]
+        assert row["ready_exact_value"] == exact["ready_at_deal"]["p"]
+        # the simulated ones are the report's own, with their intervals
+        base = summary["play"]["baseline"]
+        assert row["win_rate"] == _estimate(base["win_rate"])
+        assert row["mean_turns"] == _estimate(base["mean_turns"], "mean", percent=False)
+        assert row["ready_win"] == _estimate(summary["play"]["waits"]["win"], "mean")
+        assert row["agreement"] == "yes"
+        line = next(x for x in overview.splitlines() if x.startswith(f"| [`{rid}`]"))
+        assert line.count("|") == len(COLUMNS) + 1
+        assert row["win_rate"] in line and row["complete_exact"] in line
+    assert (tmp_path / "shanten_by_rules.png").stat().st_size > 10_000
+    assert "](shanten_by_rules.png)" in overview
+    for row in rows:  # the chart's law is the exact engine's: a distribution
+        assert abs(sum(row["shanten_exact"].values()) - 1) < 1e-9
+    assert not list(tmp_path.glob(".*tmp*"))
+
+
+def test_report_all_refuses_settings(tmp_path):
+    result = CliRunner().invoke(app, ["report", "--all", "--set", "cs_birds=4", "--out",
+                                      str(tmp_path)])
+    assert result.exit_code != 0
+    assert "--all writes every rule set at its defaults" in result.output
+    assert not list(tmp_path.iterdir())
