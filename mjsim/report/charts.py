@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -87,3 +88,14 @@ def save(fig, path: Path) -> Path:
     plt.close(fig)
     os.replace(tmp, path)
     return path
+
+
+def error_bars(value, lo, hi) -> np.ndarray:
+    """Error bars from an interval, ``[below, above]``; never negative (a Wilson bound may
+    pass ``p`` by rounding where ``p`` is 0 or 1).
+
+    >>> error_bars(np.array([1.0]), np.array([0.9]), np.array([0.9999999]))
+    array([[0.1],
+           [0. ]])
+    """
+    return np.clip(np.array([value - lo, hi - value], dtype=float), 0, None)

@@ -138,9 +138,10 @@ def sweep_chart(result: dict[str, Any], path: Path) -> Path:
                 continue
             xs.append(pos)
             ys.append(k * e["value"])
-            lo.append(k * (e["value"] - e["ci"][0]))
-            hi.append(k * (e["ci"][1] - e["value"]))
-        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=3, color=COLOURS[0])
+            lo.append(k * e["ci"][0])
+            hi.append(k * e["ci"][1])
+        ax.errorbar(xs, ys, yerr=charts.error_bars(np.array(ys), np.array(lo), np.array(hi)),
+                    fmt="o-", capsize=3, color=COLOURS[0])
         ax.set_xticks(range(len(order)), [labels[i] for i in order])
         ax.set_title(_name(m) + (" (%)" if m["unit"] == "rate" else ""), fontsize=9)
         ax.set_xlabel(option)

@@ -43,11 +43,6 @@ BASELINE = ("efficiency",) * 4
 DEFAULT_HANDS = 20_000
 
 
-def _err(value: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Error bars from an interval (never negative: a Wilson bound may pass p by rounding)."""
-    return np.clip(np.array([value - lo, hi - value], dtype=float), 0, None)
-
-
 def _payment_chart(s: dict[str, Any], path: Path) -> Path:
     import matplotlib.pyplot as plt
 
@@ -80,7 +75,7 @@ def _win_kind_chart(s: dict[str, Any], path: Path) -> Path:
         lo = np.array([100 * r["ci"][0] for r in rates])
         hi = np.array([100 * r["ci"][1] for r in rates])
         x = np.arange(len(kinds))
-        ax.bar(x, p, yerr=_err(p, lo, hi), capsize=3, color="#55A868")
+        ax.bar(x, p, yerr=charts.error_bars(p, lo, hi), capsize=3, color="#55A868")
         ax.set_xticks(x, [charts.label(WIN_KINDS_ZH[k], name.replace("_", "\n"))
                           for k, name in kinds])
     ax.set_ylabel(charts.label("% 胡牌的手", "% of won hands"))
@@ -99,7 +94,7 @@ def _bots_chart(c: dict[str, Any], path: Path) -> Path:
     hi = np.array([b["ci"][1] for b in bots])
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     x = np.arange(len(bots))
-    ax.bar(x, means, yerr=_err(means, lo, hi), capsize=4,
+    ax.bar(x, means, yerr=charts.error_bars(means, lo, hi), capsize=4,
            color=["#4C72B0", "#DD8452", "#55A868", "#C44E52"][:len(bots)])
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, [b["bot"] for b in bots])

@@ -55,7 +55,7 @@ def _freq_chart(study: dict, path: Path) -> Path:
         ps = np.array([study["patterns"][p][seat]["p"] for p in pats]) * 100
         lo = np.array([study["patterns"][p][seat]["ci"][0] for p in pats]) * 100
         hi = np.array([study["patterns"][p][seat]["ci"][1] for p in pats]) * 100
-        ax.bar(x + (j - 1) * width, ps, width, yerr=[ps - lo, hi - ps], capsize=2,
+        ax.bar(x + (j - 1) * width, ps, width, yerr=charts.error_bars(ps, lo, hi), capsize=2,
                label=charts.label(*SEAT_LABEL[seat]))
         exact = [study["patterns"][p][seat].get("exact") for p in pats]
         ex_x = [x[i] + (j - 1) * width for i, e in enumerate(exact) if e is not None]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
 from ..game.shape import SHAPES, SHAPES_ZH
@@ -24,7 +23,7 @@ def live_chart(table: pd.DataFrame, path: Path, title: str) -> Path:
     table = table[table.n >= MIN_POINT]
     for shape, rows in table.groupby("shape", sort=False):
         zh = SHAPES_ZH[SHAPES.index(shape)]
-        err = np.clip([rows["mean"] - rows.lo, rows.hi - rows["mean"]], 0, None)  # rounding
+        err = charts.error_bars(rows["mean"].to_numpy(), rows.lo.to_numpy(), rows.hi.to_numpy())
         ax.errorbar(rows.live + 0.04 * SHAPES.index(shape), 100 * rows["mean"], yerr=100 * err,
                     marker="o", ms=4, capsize=3, label=charts.label(f"{zh} {shape}", shape))
     ax.set_xlabel(charts.label("未见的可胡张数 live copies of the winning kinds",
