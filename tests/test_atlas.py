@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from mjsim.cli import app
-from mjsim.report.atlas import COLUMNS, _estimate, build_all
+from mjsim.report.atlas import COLUMNS, _estimate, build_all, rows_from_reports
 from mjsim.stats.exact import exact_summary
 
 RULES = ("changsha", "caishen16")  # a 起手胡 report and a deal report
@@ -36,8 +36,11 @@ def test_build_all_writes_each_report_and_the_overview(tmp_path):
         line = next(x for x in overview.splitlines() if x.startswith(f"| [`{rid}`]"))
         assert line.count("|") == len(COLUMNS) + 1
         assert row["win_rate"] in line and row["complete_exact"] in line
-    assert (tmp_path / "shanten_by_rules.png").stat().st_size > 10_000
-    assert "](shanten_by_rules.png)" in overview
+    for chart in ("shanten_by_rules.png", "ready_by_live.png", "receipts_by_rules.png"):
+        assert (tmp_path / chart).stat().st_size > 10_000
+        assert f"]({chart})" in overview
+    # the overview rebuilt from the reports on disk is the one written with them
+    assert rows_from_reports(tmp_path, RULES) == rows
     for row in rows:  # the chart's law is the exact engine's: a distribution
         assert abs(sum(row["shanten_exact"].values()) - 1) < 1e-9
     assert not list(tmp_path.glob(".*tmp*"))

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..game.config import _playable, game_config
 from ..progress import progress_bar
 from ..rules import RuleSet, load_rules
@@ -93,6 +95,9 @@ def overview_row(rules: RuleSet, summary: dict[str, Any],
         "complete_exact_value": (exact.get("complete_at_deal") or {}).get("p"),
         "ready_exact_value": (exact.get("ready_at_deal") or {}).get("p"),
         "notes": exact.get("notes", []),
+        "ready_by_live": [{"live": g["group"], "n": g["n"], "mean": g["mean"], "ci": g["ci"]}
+                          for g in (play.get("waits") or {}).get("by_live", [])],
+        "receipts": (receipt or {}).get("histogram", {}),
         "shanten_exact": {str(k): p for k, p in
                           (exact.get("shanten") or {}).get(f"{rules.hand_size} tiles", {}).items()},
     }
@@ -117,6 +122,53 @@ def shanten_chart(rows: list[dict[str, Any]], path: Path) -> Path:
     return charts.save(fig, path)
 
 
+def ready_chart(rows: list[dict[str, Any]], path: Path) -> Path:
+    """The waits study's win rate once ready by live copies of the winning kinds, a panel
+    per scoring model (its family of games), a line per rule set, 95% intervals; points
+    over fewer than 100 ready seats are left out."""
+    import matplotlib.pyplot as plt
+
+    models = list(dict.fromkeys(row["units"] for row in rows if row["ready_by_live"]))
+    fig, axes = plt.subplots(1, len(models), figsize=(3.2 * len(models), 3.6), sharey=True,
+                             squeeze=False)
+    for ax, name in zip(axes[0], models):
+        for row in rows:
+            points = [g for g in row["ready_by_live"] if row["units"] == name and g["n"] >= 100]
+            if points:
+                x = np.array([g["live"] for g in points])
+                y = np.array([g["mean"] for g in points])
+                lo, hi = (np.array([g["ci"][i] for g in points]) for i in (0, 1))
+                ax.errorbar(x, 100 * y, yerr=100 * charts.error_bars(y, lo, hi), marker="o",
+                            ms=3, capsize=2, label=row["rules"])
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel(charts.label("未见的可胡张数", "live winning tiles"))
+        if ax.get_legend_handles_labels()[0]:  # a small run may have no point of 100 seats
+            ax.legend(frameon=False, fontsize=7)
+    axes[0][0].set_ylabel(charts.label("听牌后胡牌概率（%）", "win once ready (%)"))
+    return charts.save(fig, path)
+
+
+def receipts_chart(rows: list[dict[str, Any]], path: Path) -> Path:
+    """What a win pays its winner, in multiples of the rule set's mean receipt (the units
+    differ between games; their shapes compare): the share of wins at each multiple."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    for row in rows:
+        hist = {int(v): c for v, c in row["receipts"].items()}
+        if hist:
+            values = np.array(sorted(hist))
+            counts = np.array([hist[v] for v in values], dtype=float)
+            mean = (values * counts).sum() / counts.sum()
+            ax.plot(values / mean, 100 * np.cumsum(counts) / counts.sum(), drawstyle="steps-post",
+                    label=row["rules"])
+    ax.set_xscale("log")
+    ax.set_xlabel(charts.label("赢家所得 ÷ 平均所得（对数轴）", "a win's receipt ÷ its mean (log axis)"))
+    ax.set_ylabel(charts.label("累计胡牌占比（%）", "wins at or below (%)"))
+    ax.legend(frameon=False, fontsize=7, ncol=2)
+    return charts.save(fig, path)
+
+
 def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int) -> str:
     """The overview page: the table, the rule sets in plain words, links to the reports."""
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -133,6 +185,10 @@ def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int)
         "",
         "![shanten at the deal, every rule set](shanten_by_rules.png)",
         "",
+        "![win rate once ready by live winning tiles, by family](ready_by_live.png)",
+        "",
+        "![a win's receipt over its mean, every rule set](receipts_by_rules.png)",
+        "",
         "| " + " | ".join(title for _, title in COLUMNS) + " |",
         "|" + "---|" * len(COLUMNS),
     ]
@@ -146,6 +202,30 @@ def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int)
                      f"{row['summary']}; scoring model `{row['units']}`.")
         lines += [f"  - {note}" for note in row["notes"]]
     return "\n".join(lines) + "\n"
+
+
+def write_overview(out: Path, rows: list[dict[str, Any]], seed: int, hands: int,
+                   n: int) -> Path:
+    """The overview ``out/README.md``, its charts and ``out/atlas.json`` (its rows)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    charts.setup()
+    shanten_chart(rows, out / "shanten_by_rules.png")
+    ready_chart(rows, out / "ready_by_live.png")
+    receipts_chart(rows, out / "receipts_by_rules.png")
+    write_text(out / "atlas.json", json.dumps(rows, indent=2, ensure_ascii=False))
+    write_text(out / "README.md", overview_markdown(rows, seed, hands, n))
+    return out / "README.md"
+
+
+def rows_from_reports(out: Path, rule_ids: Iterable[str]) -> list[dict[str, Any]]:
+    """The overview's rows from the reports already under ``out`` (nothing replayed)."""
+    rows = []
+    for rid in rule_ids:
+        rules = load_rules(rid)
+        summary = json.loads((Path(out) / rid / "summary.json").read_text(encoding="utf-8"))
+        rows.append(overview_row(rules, summary, exact_summary(rules)))
+    return rows
 
 
 def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
@@ -168,12 +248,7 @@ def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
                             hands=hands)
             rows.append(overview_row(rules, summary, exact_summary(rules)))
             advance(1, rid)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    charts.setup()
-    shanten_chart(rows, out / "shanten_by_rules.png")
-    write_text(out / "README.md", overview_markdown(rows, seed, hands, n))
-    write_text(out / "atlas.json", json.dumps(rows, indent=2, ensure_ascii=False))
+    path = write_overview(out, rows, seed, hands, n)
     if echo is not None:
-        echo(f"wrote {len(rows)} reports and {out / 'README.md'}")
+        echo(f"wrote {len(rows)} reports and {path}")
     return rows
