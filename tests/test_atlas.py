@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from mjsim.cli import app
-from mjsim.report.atlas import COLUMNS, _estimate, build_all, rows_from_reports
+from mjsim.game.config import _playable
+from mjsim.report.atlas import (COLUMNS, _estimate, build_all, overview_markdown,
+                                rows_from_reports)
 from mjsim.stats.exact import exact_summary
 
 RULES = ("changsha", "caishen16")  # a 起手胡 report and a deal report
@@ -27,6 +31,9 @@ def test_build_all_writes_each_report_and_the_overview(tmp_path):
         exact = exact_summary(rid)
         assert row["complete_exact_value"] == exact["complete_at_deal"]["p"]
         assert row["ready_exact_value"] == exact["ready_at_deal"]["p"]
+        assert row["lucky_exact_values"] == ({"qishou": {
+            seat: exact["qishou"]["any_basic"][seat]["p"] for seat in ("non_dealer", "dealer")}}
+            if rid == "changsha" else {})
         # the simulated ones are the report's own, with their intervals
         base = summary["play"]["baseline"]
         assert row["win_rate"] == _estimate(base["win_rate"])
@@ -52,3 +59,21 @@ def test_report_all_refuses_settings(tmp_path):
     assert result.exit_code != 0
     assert "--all writes every rule set at its defaults" in result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_the_committed_overview_is_the_committed_reports():
+    """``reports/README.md``'s table is what the overview's code makes of the committed
+    reports' summaries and the exact engine now: a report regenerated without its overview,
+    or an exact value that changed, fails here."""
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    committed = json.loads((reports / "atlas.json").read_text(encoding="utf-8"))
+    ids = [row["rules"] for row in committed]
+    assert ids == [r.id for r in _playable()]  # every playable rule set has its report
+    rows = rows_from_reports(reports, ids)
+    assert rows == committed
+    table = [x for x in (reports / "README.md").read_text(encoding="utf-8").splitlines()
+             if x.startswith("| [`")]
+    assert table == [x for x in overview_markdown(rows, 0, 0, 0).splitlines()
+                     if x.startswith("| [`")]
+    bahua = next(r for r in rows if r["rules"] == "shanghai_qhp")["lucky_exact_values"]
+    assert bahua["bonus_win"]["dealer"] == float(Fraction(11305, 209004408899))

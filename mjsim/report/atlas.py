@@ -37,6 +37,7 @@ COLUMNS = (
     ("mean_turns", "turns a hand"), ("self_draw", "self-drawn share"),
     ("dealer_edge", "dealer's edge (units a hand)"), ("win_payment", "a win's receipt: mean (s.d.)"),
     ("big_wins", "wins with a pattern"), ("complete_exact", "complete at the deal (exact)"),
+    ("lucky_exact", "a win at the deal by 起手胡 / 八花齐 (exact)"),
     ("ready_exact", "ready at the deal (exact)"), ("ready_win", "win rate once ready"),
     ("agreement", "simulated within 4 s.e. of exact"),
 )
@@ -53,6 +54,23 @@ def _estimate(item: dict[str, Any] | None, key: str = "p", percent: bool = True)
 
 def _exact(item: dict[str, Any] | None) -> str:
     return "—" if not item else f"{item['p']:.3g} ({item['odds']})"
+
+
+def _lucky_wins(exact: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The deal's lucky wins beside 天胡 that the rule set has, exact: ``qishou`` (起手胡, any
+    basic pattern) and ``bonus_win`` (八花齐), each per seat class."""
+    qishou = (exact.get("qishou") or {}).get("any_basic") or {}
+    items = {"qishou": qishou if "dealer" in qishou else None,
+             "bonus_win": exact.get("bonus_win")}
+    return {key: item for key, item in items.items() if item}
+
+
+def _lucky(exact: dict[str, Any]) -> str:
+    """The lucky wins' odds as text, a non-dealer's and the dealer's; — where none."""
+    names = {"qishou": "起手胡", "bonus_win": "八花齐"}
+    return "; ".join(f"{names[key]}: {item['non_dealer']['p']:.3g} (a non-dealer), "
+                     f"{item['dealer']['p']:.3g} (the dealer)"
+                     for key, item in _lucky_wins(exact).items()) or "—"
 
 
 def _agreement(checks: bool | dict[str, bool] | None) -> str:
@@ -88,12 +106,15 @@ def overview_row(rules: RuleSet, summary: dict[str, Any],
         "win_payment": "—" if not receipt else f"{receipt['mean']:.2f} ({receipt['sd']:.2f})",
         "big_wins": _estimate(base.get("any_big_win")),
         "complete_exact": _exact(exact.get("complete_at_deal")),
+        "lucky_exact": _lucky(exact),
         "ready_exact": _exact(exact.get("ready_at_deal")),
         "ready_win": _estimate(waits, "mean"),
         "agreement": _agreement(summary.get("agreement_4se")),
         "units": base.get("scoring"),
         "complete_exact_value": (exact.get("complete_at_deal") or {}).get("p"),
         "ready_exact_value": (exact.get("ready_at_deal") or {}).get("p"),
+        "lucky_exact_values": {key: {seat: e["p"] for seat, e in item.items()}
+                               for key, item in _lucky_wins(exact).items()},
         "notes": exact.get("notes", []),
         "ready_by_live": [{"live": g["group"], "n": g["n"], "mean": g["mean"], "ci": g["ci"]}
                           for g in (play.get("waits") or {}).get("by_live", [])],
@@ -175,13 +196,15 @@ def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int)
     lines = [
         "# The atlas: every rule set side by side",
         "",
-        f"Each row is the rule set's own report (linked), seed {seed}: {n:,} simulated deals, "
+        f"Each row is the rule set's own report (linked), seed {seed}: {n:,} simulated deals,",
         f"{hands:,} hands played by four efficiency bots; {when}. An estimate is shown with",
         "its 95% interval; exact values come from enumerating every dealt hand (`mjsim exact`):",
         "complete at the deal is the dealer's tiles, ready at the deal a non-dealer's. The",
         "dealer's edge and a win's receipt are in each rule set's own units (its scoring",
         "model's), which differ from game to game: read them within a row, not across rows.",
-        "A win's pattern is whatever the scoring model pays beyond a plain win.",
+        "A win's pattern is whatever the scoring model pays beyond a plain win; the 财神",
+        "game gives every win a type (软牌 and 平胡 are types too), so its share is 100% by",
+        "construction there (its report has each type's share).",
         "",
         "![shanten at the deal, every rule set](shanten_by_rules.png)",
         "",

@@ -53,6 +53,23 @@ def bonus_law(total: int, bonus: int, n: int) -> dict[int, Fraction]:
                         _falling(total, n + b)) for b in range(bonus + 1)}
 
 
+def bonus_win_law(rules: RuleSet) -> dict[str, Fraction] | None:
+    """``P(B ≥ bonus_win)`` per seat class (``dealer``, ``non_dealer``): a win at the deal by
+    the bonus tiles set aside (八花齐); None where the rules have no such win.
+
+    >>> {k: str(v) for k, v in bonus_win_law(load_rules("shanghai_qhp")).items()}
+    {'dealer': '11305/209004408899', 'non_dealer': '1615/48231786669'}
+    """
+    spec = WallSpec.from_rules(rules)
+    n_bonus = int(spec.is_bonus[spec.multiset].sum())
+    win_at = int(game_config(rules).rules_arrays.cfg[V.BONUS_WIN]) if rules.game_spec else 0
+    if not n_bonus or win_at <= 0:
+        return None
+    sizes = {"dealer": rules.hand_size + 1, "non_dealer": rules.hand_size}
+    return {seat: sum((p for b, p in bonus_law(spec.size, n_bonus, sizes[seat]).items()
+                       if b >= win_at), Fraction(0)) for seat in SEATS}
+
+
 def family_rules(rules: RuleSet, form: str) -> RuleSet:
     """``rules`` with its winning families restricted to those of ``form`` (an id of its
     own, ``<id>.<form>``, so that compiled forms are not shared)."""
@@ -156,7 +173,8 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
     n_bonus = int(spec.is_bonus[spec.multiset].sum())
     if n_bonus:
         bonus = frame["bonus"].to_numpy()
-        win_at = game_config(rules).rules_arrays.cfg[V.BONUS_WIN] if rules.game_spec else 0
+        win_at = int(game_config(rules).rules_arrays.cfg[V.BONUS_WIN]) if rules.game_spec else 0
+        win_law = bonus_win_law(rules)
         out["bonus"] = {}
         for seat in SEATS:
             law = bonus_law(spec.size, n_bonus, sizes[seat])
@@ -164,10 +182,10 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
                     if p > 1e-12 or (bonus == b).any()}
             entry: dict[str, Any] = {"law": dist,
                                      "mean_exact": float(sum(b * p for b, p in law.items()))}
-            if win_at > 0:
-                p_win = sum(p for b, p in law.items() if b >= win_at)
+            if win_law is not None:
+                p_win = win_law[seat]
                 entry["bonus_win"] = {**_estimate(frame, bonus >= win_at, seat, float(p_win)),
-                                      "exact_fraction": str(p_win), "at": int(win_at)}
+                                      "exact_fraction": str(p_win), "at": win_at}
             out["bonus"][seat] = entry
     shanten = frame["shanten"].to_numpy()
     forms = [f.form for f in rules.families]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import RuleSet, load_rules
+from .deal_odds import bonus_win_law
 from .exact_qishou import exact_qishou
 from .exact_shanten import ExactUnsupported, exact_shanten
 from .proportions import odds_text
@@ -22,7 +23,8 @@ def _share(numerator: int, denominator: int) -> dict[str, Any]:
 
 def exact_summary(rules: str | RuleSet) -> dict[str, Any]:
     """Complete hands at the deal (the dealer's tiles), ready hands (a non-dealer's), the
-    shanten distributions of both, and 起手胡 odds where the rule set has them; what the
+    shanten distributions of both, 起手胡 odds and a win by the bonus tiles at the deal
+    (八花齐, ``bonus_win`` per seat class) where the rule set has them; what the
     engine cannot enumerate is listed in ``notes``."""
     rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
     out: dict[str, Any] = {"rules": rules.id, "options_hash": rules.options_hash, "notes": []}
@@ -41,6 +43,10 @@ def exact_summary(rules: str | RuleSet) -> dict[str, Any]:
             f"{r.n_tiles} tiles": {int(s): p for s, p in r.probabilities.items()}
             for r in (dealer, other) if r.tractable
         }
+    bonus_win = bonus_win_law(rules)
+    if bonus_win is not None:
+        out["bonus_win"] = {seat: _share(p.numerator, p.denominator)
+                            for seat, p in bonus_win.items()}
     if all(opt in rules.options for opt in ("cs_qs_banban", "cs_qs_eval")):
         if rules["cs_qs_eval"] == "dealt":
             out["qishou"] = exact_qishou(rules)
