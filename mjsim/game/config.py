@@ -7,7 +7,7 @@ model's, each literally, from an option (``"$cs_birds"``) or by an option's trut
 set it is: a rule set without a ``[game]`` table is not playable yet.
 
 >>> g = game_config("changsha")
->>> g.model, int(g.rules_arrays.cfg[V.WALL_END]) == V.END_HAIDI, g.sources
+>>> g.model, int(g.cfg[V.WALL_END]) == V.END_HAIDI, g.sources
 ('changsha', True, ('win', 'qishou', 'mid'))
 >>> game_config("generic").columns[-4:]
 ('pay_baoting_0', 'pay_baoting_1', 'pay_baoting_2', 'pay_baoting_3')
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -33,7 +33,7 @@ from ..sim.walls import WallSpec
 from . import record as R
 from . import values as V
 from .scoring import model
-from .state import MAX_FAMILIES, MAX_SOURCES
+from .state import MAX_FAMILIES, MAX_SOURCES, kernel_address
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
 
@@ -78,17 +78,22 @@ GameRules = namedtuple("GameRules", (
     "multiset",     # int8[T]: the wall's tiles
     "next_kinds",   # int8[34]: the kind after each kind (wildcard indicators)
     "model",        # the scoring model's mark (its MARK()): the engine compiles per model
+    "kernel",       # int64: the address of the shanten kernel's code in this process
+                    # (state.kernel_cost calls it there; never pickle it)
 ))
 
 
 @dataclass(frozen=True, eq=False)
 class GameConfig:
     """Everything the engine needs for one rule set: ``rules_arrays`` (:data:`GameRules`),
-    the wall ``spec``, the scoring ``model`` and the record's ``columns``."""
+    the wall ``spec``, the scoring ``model`` and the record's ``columns``. Reading
+    ``rules_arrays`` the first time in a process compiles (or loads) the shanten kernel for
+    its address; the engine values ``cfg`` and everything else cost nothing to read."""
 
     rules: RuleSet
     model: str
-    rules_arrays: tuple
+    #: :data:`GameRules` without the kernel's address (``kernel`` 0): never to be played
+    base_arrays: tuple
     spec: WallSpec
     sources: tuple[str, ...]
     columns: tuple[str, ...]
@@ -100,9 +105,24 @@ class GameConfig:
     patterns_title: str = "patterns"
 
     @property
+    def cfg(self) -> np.ndarray:
+        """The engine values (int64, indexed by :mod:`mjsim.game.values`)."""
+        return self.base_arrays.cfg
+
+    @cached_property
+    def rules_arrays(self) -> GameRules:
+        """The rule set's arrays for the engine, with the kernel's address in this process."""
+        tables = self.base_arrays.tables
+        return self.base_arrays._replace(kernel=np.int64(kernel_address(tables)))
+
+    def __getstate__(self) -> dict:
+        """Pickled without ``rules_arrays``: the kernel's address is one process's."""
+        return {k: v for k, v in vars(self).items() if k != "rules_arrays"}
+
+    @property
     def game_length(self) -> int:
         """Hands per game."""
-        return int(self.rules_arrays.cfg[V.GAME_LENGTH])
+        return int(self.cfg[V.GAME_LENGTH])
 
 
 def _resolve(value: Any, options: dict, key: str, where: str) -> Any:
@@ -176,7 +196,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     """The engine's view of ``rules`` (a rule set whose preset has a ``[game]`` table).
 
     >>> g = game_config("hongzhong112")
-    >>> g.model, int(g.rules_arrays.cfg[V.RESERVE]), int(g.rules_arrays.cfg[V.INDICATOR_SLOT])
+    >>> g.model, int(g.cfg[V.RESERVE]), int(g.cfg[V.INDICATOR_SLOT])
     ('bao', 12, 7)
     """
     rules = load_rules(rules) if isinstance(rules, str) else rules
@@ -220,9 +240,10 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         engine[f"src_{slot}"] = sources.index(src) if src in sources else -1
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
     arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
-                       comp.kind_mask, comp.honour_mask, array_ref(comp.tables), spec.deal_seats,
-                       spec.is_bonus, spec.multiset, next_kinds(), scoring.MARK())
-    return GameConfig(rules=rules, model=name, rules_arrays=arrays, spec=spec, sources=sources,
+                       comp.kind_mask, comp.honour_mask, array_ref(comp.tables),
+                       spec.deal_seats, spec.is_bonus, spec.multiset, next_kinds(),
+                       scoring.MARK(), np.int64(0))
+    return GameConfig(rules=rules, model=name, base_arrays=arrays, spec=spec, sources=sources,
                       columns=columns, patterns=scoring.PATTERNS,
                       wide=scoring.WIDE, facts=scoring.FACTS, win_sources=scoring.WIN_SOURCES,
                       patterns_title=scoring.PATTERNS_TITLE)

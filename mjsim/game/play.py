@@ -32,7 +32,7 @@ DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
 #: one scoring model's engine, cold, on 2 cores (benchmarks/bench_compile.py)
-COMPILE_SECONDS = 270
+COMPILE_SECONDS = 160
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)

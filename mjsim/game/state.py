@@ -15,8 +15,10 @@ arrays (numba's limit), so masks are ``uint8``; :func:`wild_mask` and
 :func:`kernel_scratch` hand the kernel the plain arrays it takes.
 
 Costs are the shanten kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1;
-0 is a complete hand. :func:`kernel_cost` is the only place that runs it: every bot and engine
-decision calls it, so the kernel compiles once (DESIGN.md: compile time is part of speed).
+0 is a complete hand. :func:`kernel_cost` runs it for every engine decision, calling
+:data:`kernel_code` — compiled once for every rule set and model — at its address, so the
+kernel's code is linked into no engine function (DESIGN.md: compile time is part of speed);
+only the bots' two innermost loops inline it (:func:`evaluate_inline`).
 Each evaluation reads the seat's own wildcard mask and void suit.
 
 >>> S = new_state()
@@ -27,10 +29,12 @@ Each evaluation reads the seat's own wildcard mask and void suit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
+from numba.core.typing.templates import Signature
 
 from ..kernels import shanten as K
 from ..kernels.arrayref import arrays_at
+from ..kernels.callref import address_of, caller
 from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
                               _make_scratch, meld_flags)
@@ -282,22 +286,50 @@ def _no_fifth_copy(G, S, W, s, counts, families, n_families):
                        W.melded_caps[:])
 
 
-def _kernel_cost(G, S, W, s, counts, families, wild, caps):
+def _kernel_cost(S, W, s, counts, families, wild, caps, melds, kind_mask, honour_mask, tables):
     """The shanten kernel on ``counts`` as seat ``s``'s concealed tiles with its melds and
-    void suit, the ``families`` rows, the ``wild`` mask and each kind's ``caps``; each
-    family's own cost is left in ``W.per_family``."""
+    void suit, the ``families`` rows, the ``wild`` mask and each kind's ``caps``, for a rule
+    set of ``melds`` melds, kinds ``kind_mask`` and ``honour_mask``, and the kernel's
+    ``tables`` (:func:`mjsim.kernels.arrayref.array_ref`); each family's own cost is left in
+    ``W.per_family``."""
     rows, left, right, cwork, per_family = kernel_scratch(W)
-    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families,
-                      G.cfg[V.MELDS], G.kind_mask, G.honour_mask, wild, caps,
-                      arrays_at(G.tables), rows, left, right, cwork, per_family)
+    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families, melds,
+                      kind_mask, honour_mask, wild, caps, arrays_at(tables), rows, left,
+                      right, cwork, per_family)
 
 
-#: :func:`_kernel_cost` compiled once per scoring model, the kernel inlined into it: every
-#: evaluation of the game calls it (but the bots' innermost loops, :func:`evaluate_inline`).
-#: A call passes a few dozen machine values — the state, the scratch and the tables are
-#: pointers — where a call of the kernel itself passes its nineteen tables and five
-#: buffers, some 230
-kernel_cost = njit_borrowed(_kernel_cost)
+#: :func:`_kernel_cost` compiled once, for every rule set and model (the kernel inlined into
+#: it), and **called by its address** (:func:`kernel_cost`)
+kernel_code = njit_borrowed(_kernel_cost)
+
+
+def kernel_signature(tables: types.Record) -> Signature:
+    """The signature :data:`kernel_code` is compiled for, with ``tables`` the type of the
+    kernel's tables record (a rule set's ``G.tables``; every rule set's has the same)."""
+    bools, ints = types.Array(types.bool_, 1, "C"), types.Array(types.int64, 1, "C")
+    return types.int64(typeof(new_state()), typeof(new_scratch()), types.int64,
+                       types.Array(types.uint8, 1, "C"), types.Array(types.int64, 2, "C"),
+                       bools, ints, types.int64, bools, bools, tables)
+
+
+def kernel_address(tables: np.record) -> int:
+    """The address of :data:`kernel_code`'s machine code for the rule set's ``tables``
+    record (compiled, or loaded from the cache, on a process's first call): ``G.kernel``."""
+    return address_of(kernel_code, kernel_signature(typeof(tables)).args)
+
+
+_call_kernel = caller(lambda args: kernel_signature(args[-1]))
+
+
+@njit_inline
+def kernel_cost(G, S, W, s, counts, families, wild, caps):
+    """The shanten kernel (:func:`_kernel_cost`) on seat ``s``'s ``counts`` for rule set
+    ``G``, called at its address ``G.kernel``: every evaluation of the game but the bots'
+    innermost loops (:func:`evaluate_inline`). Called as a function, numba would link the
+    kernel's code into each of some twenty engine functions and optimise it again in each:
+    two thirds of the code LLVM optimised for one engine (:mod:`mjsim.kernels.callref`)."""
+    return _call_kernel(G.kernel, (S, W, s, counts, families, wild, caps, G.cfg[V.MELDS],
+                                   G.kind_mask, G.honour_mask, G.tables))
 
 
 @njit_inline
@@ -326,8 +358,8 @@ def evaluate_inline(G, S, W, s, counts, families, n_families):
     """:func:`evaluate` with the kernel inlined into its caller: only for the bots'
     innermost loops (each use compiles the kernel once more, for a sixth of a played
     hand's speed)."""
-    c = _kernel_cost_inline(G, S, W, s, counts, families[:n_families], wild_mask(S, s),
-                            W.caps[:])
+    c = _kernel_cost_inline(S, W, s, counts, families[:n_families], wild_mask(S, s),
+                            W.caps[:], G.cfg[V.MELDS], G.kind_mask, G.honour_mask, G.tables)
     return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
 
 

@@ -62,7 +62,7 @@ def bonus_win_law(rules: RuleSet) -> dict[str, Fraction] | None:
     """
     spec = WallSpec.from_rules(rules)
     n_bonus = int(spec.is_bonus[spec.multiset].sum())
-    win_at = int(game_config(rules).rules_arrays.cfg[V.BONUS_WIN]) if rules.game_spec else 0
+    win_at = int(game_config(rules).cfg[V.BONUS_WIN]) if rules.game_spec else 0
     if not n_bonus or win_at <= 0:
         return None
     sizes = {"dealer": rules.hand_size + 1, "non_dealer": rules.hand_size}
@@ -173,7 +173,7 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
     n_bonus = int(spec.is_bonus[spec.multiset].sum())
     if n_bonus:
         bonus = frame["bonus"].to_numpy()
-        win_at = int(game_config(rules).rules_arrays.cfg[V.BONUS_WIN]) if rules.game_spec else 0
+        win_at = int(game_config(rules).cfg[V.BONUS_WIN]) if rules.game_spec else 0
         win_law = bonus_win_law(rules)
         out["bonus"] = {}
         for seat in SEATS:
@@ -210,7 +210,7 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
         out["wild"] = _wild_odds(frame, exact["all"])
         families = {form: exact.get(form, exact["all"])["dealer"] for form in forms
                     if f"shanten_{form}" in frame}
-        wild_win = int(game_config(rules).rules_arrays.cfg[V.WILD_WIN]) if rules.game_spec else 0
+        wild_win = int(game_config(rules).cfg[V.WILD_WIN]) if rules.game_spec else 0
         out["dealer_win"] = _dealer_win(frame, exact["all"]["dealer"], families, wild_win)
     out["complete"] = out["shanten"]["all"]["dealer"].get(-1, _estimate(
         frame, shanten == -1, "dealer", None))
