@@ -55,8 +55,8 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .state import (DRAW_NATURAL, DRAW_WILD, P_LAST, P_WILD_DRAW, P_WILD_TILE, ST_COST,
-                    ST_DECLARED, ST_KEY, ST_LOCKED, can_add, claims, cost, evaluate_inline,
-                    is_wild_kind, live)
+                    ST_DECLARED, ST_KEY, ST_LOCKED, TRIAL_IN, TRIAL_OUT, TRIAL_WEIGHT, can_add,
+                    claims, cost, is_wild_kind, kernel_trials, live, wild_mask)
 
 
 @njit_borrowed
@@ -70,11 +70,10 @@ def big_cost(G, W):
 
 
 @njit_inline
-def _key(G, W, c, bot):
-    """``bot``'s key of a hand of cost ``c`` whose families' costs are in ``W.per_family``."""
+def _key(c, b, bot):
+    """``bot``'s key of a hand of cost ``c`` whose big-win families' lowest cost is ``b``."""
     if bot != R.BOT_VALUE:
         return 64 * c
-    b = big_cost(G, W)
     score = c if c <= b - 1 else b - 1
     return 64 * score + (b if b < 63 else 63)
 
@@ -83,7 +82,7 @@ def _key(G, W, c, bot):
 def hand_key(G, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
     c = cost(G, S, W, s, counts)
-    return _key(G, W, c, bot), c
+    return _key(c, big_cost(G, W), bot), c
 
 
 @njit_borrowed
@@ -99,7 +98,7 @@ def _relevant(counts, t):
     return False
 
 
-@njit_inline
+@njit_borrowed
 def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
     """What one more tile does to ``counts`` (families: the first ``n_fams`` of ``W.close``).
 
@@ -111,44 +110,38 @@ def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
     live copies of the marked kinds that bring them below ``base`` (ukeire), or some number
     at most ``beat`` as soon as the count cannot exceed ``beat`` (the caller keeps only a
     count above it). Kinds with no live copy count nothing and are not evaluated; ``d``
-    drawn back is the 14 tiles, of cost ``c14``.
-
-    One function for both, so that the bots' tie-break compiles one inlined evaluation.
+    drawn back is the 14 tiles, of cost ``c14``. The tiles are tried in one call of the
+    kernel (:func:`kernel_trials`).
     """
     mask = W.improvers[:]
+    trials = W.trials
     marking = d < 0
-    left = 0
-    if not marking:
-        for t in range(34):
-            if mask[t] and can_add(S, s, counts, t):
-                left += live(S, s, t)
     n = 0
+    first = 0  # the count from d drawn back
     for t in range(34):
-        copies = 0
         if marking:
             mask[t] = 0
             if not G.kind_mask[t] or not can_add(S, s, counts, t) or not _relevant(counts, t):
                 continue
+            weight = 0
         else:
             if not mask[t] or not can_add(S, s, counts, t):
                 continue
-            if n + left <= beat:
-                return n
-            copies = live(S, s, t)
-            if copies == 0:
+            weight = live(S, s, t)
+            if weight == 0:
                 continue
-            left -= copies
-        if t == d:
-            c = c14
-        else:
-            counts[t] += 1
-            c = evaluate_inline(G, S, W, s, counts, W.close[:], n_fams)
-            counts[t] -= 1
-        if marking:
-            mask[t] = c < base
-        elif c < base:
-            n += copies
-    return n
+            if t == d:
+                first = weight if c14 < base else 0
+                continue
+        trials[n, TRIAL_OUT], trials[n, TRIAL_IN], trials[n, TRIAL_WEIGHT] = -1, t, weight
+        n += 1
+    got = kernel_trials(G, S, W, s, counts, W.close[:n_fams], wild_mask(S, s), W.caps[:],
+                        G.big[:0], np.int64(n), np.int64(1), base,
+                        np.int64(-1) if marking else beat - first)
+    if marking:
+        for i in range(n):
+            mask[trials[i, TRIAL_IN]] = W.trial_cost[i] < base
+    return first + got
 
 
 @njit_borrowed
@@ -293,7 +286,8 @@ def choose_discard(G, S, W, s, bot):
     exact_keys = bot == R.BOT_VALUE or threat != 0
     fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close[:], n_fams)
     keep_wild = _holds_plain(S, s, counts)
-    best = 1 << 40
+    trials = W.trials
+    n = 0
     for d in range(34):
         keys[d] = 1 << 40
         if counts[d] == 0 or (shed >= 0 and d // 9 != shed) or (keep_wild and S.wild[s, d]):
@@ -301,11 +295,16 @@ def choose_discard(G, S, W, s, bot):
         if (forced >= 0 and d != forced) or (forced == SHED_SINGLE and
                                              (d < 27 or counts[d] != 1 or S.wild[s, d])):
             continue
-        counts[d] -= 1
-        c = evaluate_inline(G, S, W, s, counts, fams, n_eval)
-        key = _key(G, W, c, bot)
+        trials[n, TRIAL_OUT], trials[n, TRIAL_IN], trials[n, TRIAL_WEIGHT] = d, -1, 0
+        n += 1
+    kernel_trials(G, S, W, s, counts, fams[:n_eval], wild_mask(S, s), W.caps[:],
+                  G.big if bot == R.BOT_VALUE else G.big[:0], np.int64(n), np.int64(1),
+                  np.int64(0), np.int64(-1))
+    best = 1 << 40
+    for i in range(n):
+        d, c = trials[i, TRIAL_OUT], W.trial_cost[i]
+        key = _key(c, W.trial_big[i], bot)
         raw[d] = key
-        counts[d] += 1
         bases[d] = c
         if threat:
             danger = _danger(S, threat, d)
@@ -347,7 +346,7 @@ def choose_discard(G, S, W, s, bot):
     return choice
 
 
-@njit_inline
+@njit_borrowed
 def best_discard_key(G, S, W, s, bot):
     """The best key seat ``s`` can reach by one discard from its current 14 tiles.
 
@@ -355,16 +354,11 @@ def best_discard_key(G, S, W, s, bot):
     before (at least 1), since a tile outside the nearest win can always go.
     """
     c = cost(G, S, W, s, S.concealed[s])
-    c = c if c > 1 else 1
-    if bot != R.BOT_VALUE:
-        return 64 * c
     b = big_cost(G, W)
-    b = b if b > 1 else 1
-    score = c if c <= b - 1 else b - 1
-    return 64 * score + (b if b < 63 else 63)
+    return _key(c if c > 1 else 1, b if b > 1 else 1, bot)
 
 
-@njit_inline
+@njit_borrowed
 def choose_void(G, S, W, s):
     """定缺: the suit seat ``s`` voids — the lowest cost with it void, then the fewest of
     its tiles held, then the first suit."""
@@ -390,7 +384,7 @@ def pushes_pair(bot):
     return bot == R.BOT_VALUE
 
 
-@njit_inline
+@njit_borrowed
 def declines_ron(G, S, W, s, bot, units, live_left):
     """Whether the value bot passes a small win on another's tile to wait for a big one."""
     if bot != R.BOT_VALUE or units >= G.cfg[V.DECLINE_BELOW] or live_left < 10:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.deal import deal_one, shuffle_into
-from ..kernels.jit import njit_borrowed, njit_inline
+from ..kernels.jit import njit_borrowed
 from ..kernels.rng import index_seed
 from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..tables.suits import INF
@@ -170,7 +170,7 @@ def _change_indicator(G, S, wall):
         S.pos[P_BAO_CHANGES] += 1
 
 
-@njit_inline
+@njit_borrowed
 def _wild_draw(G, S, s, t):
     """How seat ``s``'s drawn ``t`` may stand for any tile (``DRAW_*``): a declared seat's
     indicator kind (摸宝), or the fourth of its concealed triplet (or of its pung where
@@ -212,7 +212,7 @@ def _wild_win(G, S, s, counts, win_kind):
         wild_held(S, s, counts) >= G.cfg[V.WILD_WIN]
 
 
-@njit_inline
+@njit_borrowed
 def _win(G, S, W, s, win_kind, tile):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14), won on
     ``tile``: a complete hand, or one with ``wild_win`` wild tiles self-drawn, as the
@@ -255,7 +255,7 @@ def _unlabel_wild(S, s, t, j):
     S.wild[s, t] = True
 
 
-@njit_inline
+@njit_borrowed
 def _win_on(G, S, W, s, t, win_kind):
     """:func:`_win` with tile ``t`` added for the test only; a wild kind's tile from another
     player counts as its natural kind where ``wild_discard`` says so."""
@@ -321,7 +321,7 @@ def _self_win(G, S, W, s, t, win_kind, fresh):
     return legal
 
 
-@njit_inline
+@njit_borrowed
 def _mark_ready(G, S, W, s):
     """After seat ``s``'s hand changed (13 tiles): its cost, and ``ST_READY`` if one tile
     could complete it by cost (auxiliary 假将 shapes count where ``fake_pair`` is on; one wild
@@ -336,14 +336,14 @@ def _mark_ready(G, S, W, s):
     S.status[s, ST_READY] = ready
 
 
-@njit_inline
+@njit_borrowed
 def _ready_exact(G, S, W, s):
     """Whether seat ``s``'s 13 tiles win on some tile it may add (on another's tile; 假将
     shapes count where ``fake_pair`` is on)."""
     return S.status[s, ST_READY] and waits_on(G, S, W, s, G.cfg[V.FAKE_PAIR])
 
 
-@njit_inline
+@njit_borrowed
 def _stays_ready(G, S, W, s):
     """Whether seat ``s``'s 13 tiles (its melds as they stand) are one tile from a win of a
     scoring family, tile by tile."""
@@ -475,7 +475,7 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
     return winners if largest < 0 else 1 << largest
 
 
-@njit_inline
+@njit_borrowed
 def _win_on_discard(G, S, W, wall, rec, bots, discarder, t, win_kind, from_pile):
     """Claims to win on ``discarder``'s tile ``t`` (a discard or the 海底 tile thrown, both
     ``from_pile``, or a robbed kong tile); the tile goes to the first winner. Returns the
@@ -525,7 +525,7 @@ def _kong_candidate(S, s, counts):
     return False
 
 
-@njit_inline
+@njit_borrowed
 def _own_kong(G, S, W, s, drawn, live):
     """``(kind, KONG_*)`` seat ``s`` declares from its 14 tiles, or ``(-1, KONG_NONE)``."""
     counts = S.concealed[s]
@@ -569,7 +569,7 @@ def _own_kong(G, S, W, s, drawn, live):
     return -1, KONG_NONE
 
 
-@njit_inline
+@njit_borrowed
 def _discard_kong(G, S, W, o, discarder, t, live):
     """The kong seat ``o`` (holding three) would make on ``discarder``'s ``t``: ``KONG_*``."""
     if S.status[o, ST_LOCKED] or live < _kong_floor(G):
@@ -601,7 +601,7 @@ def _take_for_meld(S, o, t, first, mtype, step):
         S.concealed[o, t] += step * (2 if mtype == MELD_PUNG else 3)
 
 
-@njit_inline
+@njit_borrowed
 def _claim_gain(G, S, W, o, bot, discarder, t, first, mtype):
     """Seat ``o``'s best key after melding ``t`` as a pung or as the chow from ``first``."""
     _take_for_meld(S, o, t, first, mtype, np.int64(-1))
@@ -612,7 +612,7 @@ def _claim_gain(G, S, W, o, bot, discarder, t, first, mtype):
     return key
 
 
-@njit_inline
+@njit_borrowed
 def _chow_from(G, S, o, t, i):
     """The first kind of the ``i``-th chow (0–2) seat ``o`` could make on ``t`` with its
     tiles, or −1 (out of the suit, missing a tile, or a kind it may not meld)."""
@@ -627,7 +627,7 @@ def _chow_from(G, S, o, t, i):
     return first
 
 
-@njit_inline
+@njit_borrowed
 def _best_chow(G, S, W, o, bot, discarder, t):
     """The chow (its first kind) seat ``o`` wants on ``t``, or −1."""
     best = S.status[o, ST_KEY]
@@ -801,7 +801,7 @@ def _record_ready(G, S, W, rec, s):
         rec[R.C_READY_OPEN] |= 1 << s
 
 
-@njit_inline
+@njit_borrowed
 def _after_discard(G, S, W, wall, rec, s, t):
     """Bookkeeping of seat ``s``'s discard of ``t``: 过手, readiness, 报听 (the first turns a
     reserve indicator where ``wild`` is declared_draw; 对宝), 换宝, the scoring model's view
@@ -890,7 +890,7 @@ def _open_kong(G, S, W, wall, rec, bots, s):
     return -1
 
 
-@njit_inline
+@njit_borrowed
 def _haidi(G, S, W, wall, rec, bots, cur):
     """海底 (§2.3.3): the first ready player from ``cur`` takes the last tile. Returns the
     first winner or −1 (a draw)."""
@@ -951,7 +951,7 @@ def _next_draw(G, S, W, wall, rec, bots, cur):
     return _draw(G, S, wall, cur, np.int64(0))
 
 
-@njit_inline
+@njit_borrowed
 def _after_kong(G, S, W, wall, rec, bots, s, opening):
     """After seat ``s``'s kong is melded: a 补张 draws its replacement from the tail; a 开杠
     reveals and resolves (§2.3.2), then ``s``'s 下家 draws. Returns ``(seat to move, tile
@@ -966,7 +966,7 @@ def _after_kong(G, S, W, wall, rec, bots, s, opening):
     return nxt, _next_draw(G, S, W, wall, rec, bots, nxt), R.WIN_ZIMO
 
 
-@njit_inline
+@njit_borrowed
 def _close(G, S, W, rec):
     """Final columns of the record; returns the next dealer."""
     st = S.status
@@ -1046,7 +1046,7 @@ def _script(G, S, script):
         m += 4
 
 
-@njit_inline
+@njit_borrowed
 def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
     """Play one hand on ``wall`` with ``dealer``; fill ``rec`` and return the next dealer.
     ``S`` is left as the hand ended; ``dice_seed`` keys the dice of 起手胡 birds; ``script``
@@ -1194,9 +1194,9 @@ def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, fin
     plays ``walls[i]`` dealt by ``dice[i, 0]`` with dice seed ``dice[i, 1]`` and the
     ``script`` (a dealer of −1: the previous hand's next dealer, hands of one game), and
     ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the last hand.
-    The hand's engine is inlined here: each function compiled on its own is linked with
-    everything it calls and optimised again, so one level fewer above the whole engine is
-    a whole engine's optimisation less."""
+    Each step of the hand is compiled once, on its own (:mod:`mjsim.kernels.jit`), and
+    every evaluation calls the shanten kernel at its address
+    (:func:`mjsim.game.state.kernel_trials`), so no step carries the kernel's code."""
     n = out.shape[0]
     length = G.cfg[V.GAME_LENGTH]
     first_game = start // length

@@ -15,11 +15,12 @@ arrays (numba's limit), so masks are ``uint8``; :func:`wild_mask` and
 :func:`kernel_scratch` hand the kernel the plain arrays it takes.
 
 Costs are the shanten kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1;
-0 is a complete hand. :func:`kernel_cost` runs it for every engine decision, calling
-:data:`kernel_code` — compiled once for every rule set and model — at its address, so the
-kernel's code is linked into no engine function (DESIGN.md: compile time is part of speed);
-only the bots' two innermost loops inline it (:func:`evaluate_inline`).
-Each evaluation reads the seat's own wildcard mask and void suit.
+0 is a complete hand. Every evaluation of the game runs :data:`kernel_code` — the kernel
+over a list of trial hands (:func:`kernel_trials`: a bot's every discard, or every tile it
+may draw, in one call), compiled once for every rule set and model — at its address, so
+the kernel's code is typed, lowered and optimised once, and linked into no engine function
+(DESIGN.md: compile time is part of speed). Each evaluation reads the seat's own wildcard
+mask and void suit.
 
 >>> S = new_state()
 >>> S.concealed.shape, S.melds.shape, int(S.void[0])
@@ -29,7 +30,7 @@ Each evaluation reads the seat's own wildcard mask and void suit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import typeof, types
 from numba.core.typing.templates import Signature
 
 from ..kernels import shanten as K
@@ -37,7 +38,8 @@ from ..kernels.arrayref import arrays_at
 from ..kernels.callref import address_of, caller
 from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
-                              _make_scratch, meld_flags)
+                              meld_flags)
+from ..tables.suits import INF
 from . import values as V
 #: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
 M_KIND, M_TYPE, M_FROM = range(3)
@@ -77,6 +79,9 @@ CARRY_SLOTS = 8
 #: ``State.void`` of a seat with no void suit (the shanten kernel's "none")
 NO_VOID = -2
 
+#: columns of ``Scratch.trials`` (:func:`kernel_trials`): a kind taken out of the hand or
+#: −1, a kind put in or −1, the trial's weight
+TRIAL_OUT, TRIAL_IN, TRIAL_WEIGHT = range(3)
 #: the most family rows a rule set may have (``Scratch.close``; checked by the game config)
 MAX_FAMILIES = 16
 _I64, _U8 = np.int64, np.uint8
@@ -131,6 +136,9 @@ SCRATCH = (
     ("tiles34", _U8, (34,)),       # a hand to evaluate beside the state (起手胡 with melds)
     ("no_wild", _U8, (34,)),       # all 0 (a hand evaluated with its wild tiles as themselves)
     ("waits", _U8, (34,)),         # 1: the winning kinds found by the last n_waits
+    ("trials", _I64, (34, 3)),     # the kernel's trials (kernel_trials): TRIAL_* columns
+    ("trial_cost", _I64, (34,)),   # each trial's cost
+    ("trial_big", _I64, (34,)),    # each trial's lowest cost of a big-win family
 )
 del _KERNEL
 
@@ -264,52 +272,90 @@ def upgrade_pung(G, S, s, i, step):
     S.meld_flags[s] = meld_flags(S.melds[s], S.n_melds[s], G.cfg[V.CKONG_EXPOSED])
 
 
-@njit_borrowed
-def _no_fifth_copy(G, S, W, s, counts, families, n_families):
-    """The cost of ``counts``, which the kernel found complete with every kind capped at 4:
-    0 again unless a wild tile of seat ``s`` could stand for a copy its melds hold (some
-    melded kind's copies, held ones and wild tiles exceed 4); then the kernel's answer with
-    each kind capped at 4 minus the melded copies (``W.melded_caps``), so that no wild tile
-    stands for a fifth copy. A hand of real tiles needs no cap: callers never add a fifth
-    copy (:func:`can_add`)."""
+@njit_inline
+def _fifth_copy_caps(S, W, s, counts):
+    """Whether a complete ``counts`` (every kind capped at 4) must be asked again: a wild
+    tile of seat ``s`` could stand for a copy its melds hold (some melded kind's copies,
+    held ones and wild tiles exceed 4). If so, ``W.melded_caps`` is set to each kind's 4
+    minus its melded copies, so that no wild tile stands for a fifth copy. A hand of real
+    tiles needs no cap: callers never add a fifth copy (:func:`can_add`)."""
     n_wild = wild_held(S, s, counts)
     if S.n_melds[s] == 0 or n_wild == 0:
-        return np.int64(0)
+        return False
     binds = False
     for k in range(34):
         m = S.melded[s, k]
         binds |= m > 0 and counts[k] + m + n_wild > 4
         W.melded_caps[k] = 4 - m
-    if not binds:
-        return np.int64(0)
-    return kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s),
-                       W.melded_caps[:])
+    return binds
 
 
-def _kernel_cost(S, W, s, counts, families, wild, caps, melds, kind_mask, honour_mask, tables):
-    """The shanten kernel on ``counts`` as seat ``s``'s concealed tiles with its melds and
-    void suit, the ``families`` rows, the ``wild`` mask and each kind's ``caps``, for a rule
-    set of ``melds`` melds, kinds ``kind_mask`` and ``honour_mask``, and the kernel's
-    ``tables`` (:func:`mjsim.kernels.arrayref.array_ref`); each family's own cost is left in
-    ``W.per_family``."""
+def _kernel_trials(S, W, s, counts, families, wild, caps, melds, kind_mask, honour_mask,
+                   tables, big, n, exact, base, beat):
+    """The shanten kernel on ``counts`` changed by each of the ``n`` trials in ``W.trials``
+    (rows :data:`TRIAL_OUT`, :data:`TRIAL_IN`, :data:`TRIAL_WEIGHT`: a kind taken out or
+    −1, a kind put in or −1, a weight), in order, as seat ``s``'s concealed tiles with its
+    melds and void suit, the ``families`` rows, the ``wild`` mask and each kind's ``caps``,
+    for a rule set of ``melds`` melds, kinds ``kind_mask`` and ``honour_mask``, and the
+    kernel's ``tables`` (:func:`mjsim.kernels.arrayref.array_ref`). Trial ``i``'s cost goes
+    to ``W.trial_cost[i]`` and the lowest cost among the families marked in ``big`` to
+    ``W.trial_big[i]``; the last trial's cost of each family is left in ``W.per_family``.
+    With ``exact``, a cost of 0 is asked again with the melds' copies capped where a wild
+    tile could stand for a fifth copy (:func:`_fifth_copy_caps`).
+
+    Returns the summed weight of the trials of cost below ``base``, or, as soon as that sum
+    plus the weight of the trials left cannot exceed ``beat``, the sum so far (some number
+    at most ``beat``) without trying the rest. ``counts`` is left as it was given."""
     rows, left, right, cwork, per_family = kernel_scratch(W)
-    return _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families, melds,
-                      kind_mask, honour_mask, wild, caps, arrays_at(tables), rows, left,
-                      right, cwork, per_family)
+    tried = W.trials
+    rest = 0
+    for i in range(n):
+        rest += tried[i, TRIAL_WEIGHT]
+    got = 0
+    for i in range(n):
+        if got + rest <= beat:
+            return got
+        out, into, weight = tried[i, TRIAL_OUT], tried[i, TRIAL_IN], tried[i, TRIAL_WEIGHT]
+        rest -= weight
+        if out >= 0:
+            counts[out] -= 1
+        if into >= 0:
+            counts[into] += 1
+        use = caps
+        for _ in range(2):  # the one call of the kernel: capped at 4, then maybe by melds
+            c = _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families, melds,
+                           kind_mask, honour_mask, wild, use, arrays_at(tables), rows, left,
+                           right, cwork, per_family)
+            if c != 0 or not exact or not _fifth_copy_caps(S, W, s, counts):
+                break
+            use = W.melded_caps[:]
+        if into >= 0:
+            counts[into] -= 1
+        if out >= 0:
+            counts[out] += 1
+        b = INF
+        for f in range(big.size):
+            if big[f] and per_family[f] < b:
+                b = per_family[f]
+        W.trial_cost[i], W.trial_big[i] = c, b
+        if c < base:
+            got += weight
+    return got
 
 
-#: :func:`_kernel_cost` compiled once, for every rule set and model (the kernel inlined into
-#: it), and **called by its address** (:func:`kernel_cost`)
-kernel_code = njit_borrowed(_kernel_cost)
+#: :func:`_kernel_trials` compiled once, for every rule set and model (the kernel inlined
+#: into it, once), and **called by its address** (:func:`kernel_trials`)
+kernel_code = njit_borrowed(_kernel_trials)
 
 
 def kernel_signature(tables: types.Record) -> Signature:
     """The signature :data:`kernel_code` is compiled for, with ``tables`` the type of the
     kernel's tables record (a rule set's ``G.tables``; every rule set's has the same)."""
     bools, ints = types.Array(types.bool_, 1, "C"), types.Array(types.int64, 1, "C")
-    return types.int64(typeof(new_state()), typeof(new_scratch()), types.int64,
-                       types.Array(types.uint8, 1, "C"), types.Array(types.int64, 2, "C"),
-                       bools, ints, types.int64, bools, bools, tables)
+    i64 = types.int64
+    return i64(typeof(new_state()), typeof(new_scratch()), i64,
+               types.Array(types.uint8, 1, "C"), types.Array(types.int64, 2, "C"),
+               bools, ints, i64, bools, bools, tables, bools, i64, i64, i64, i64)
 
 
 def kernel_address(tables: np.record) -> int:
@@ -318,21 +364,31 @@ def kernel_address(tables: np.record) -> int:
     return address_of(kernel_code, kernel_signature(typeof(tables)).args)
 
 
-_call_kernel = caller(lambda args: kernel_signature(args[-1]))
+_call_kernel = caller(lambda args: kernel_signature(args[10]))
 
 
 @njit_inline
-def kernel_cost(G, S, W, s, counts, families, wild, caps):
-    """The shanten kernel (:func:`_kernel_cost`) on seat ``s``'s ``counts`` for rule set
-    ``G``, called at its address ``G.kernel``: every evaluation of the game but the bots'
-    innermost loops (:func:`evaluate_inline`). Called as a function, numba would link the
-    kernel's code into each of some twenty engine functions and optimise it again in each:
-    two thirds of the code LLVM optimised for one engine (:mod:`mjsim.kernels.callref`)."""
+def kernel_trials(G, S, W, s, counts, families, wild, caps, big, n, exact, base, beat):
+    """:func:`_kernel_trials` for rule set ``G``, called at its address ``G.kernel``: every
+    evaluation of the game. Called as a function, numba would link the kernel's code into
+    each engine function that evaluates and optimise it again in each; inlined, it would
+    type and lower it again at each use (:mod:`mjsim.kernels.callref`)."""
     return _call_kernel(G.kernel, (S, W, s, counts, families, wild, caps, G.cfg[V.MELDS],
-                                   G.kind_mask, G.honour_mask, G.tables))
+                                   G.kind_mask, G.honour_mask, G.tables, big, n, exact, base,
+                                   beat))
 
 
-@njit_inline
+@njit_borrowed
+def kernel_cost(G, S, W, s, counts, families, wild, caps):
+    """The shanten kernel on seat ``s``'s ``counts`` as they are, with the ``families``
+    rows, ``wild`` mask and ``caps`` given (:func:`kernel_trials`, one trial)."""
+    W.trials[0, TRIAL_OUT], W.trials[0, TRIAL_IN], W.trials[0, TRIAL_WEIGHT] = -1, -1, 0
+    kernel_trials(G, S, W, s, counts, families, wild, caps, G.big[:0], np.int64(1),
+                  np.int64(0), np.int64(0), np.int64(-1))
+    return W.trial_cost[0]
+
+
+@njit_borrowed
 def evaluate(G, S, W, s, counts, families, n_families):
     """Fewest tiles missing from a win of any of the first ``n_families`` rows of
     ``families`` (the shanten kernel's family rows) for ``counts`` as seat ``s``'s
@@ -343,24 +399,13 @@ def evaluate(G, S, W, s, counts, families, n_families):
     be lower than the capped one, in the rare hands whose nearest win needs a melded copy,
     and the bots read it as a guide only. A cost of 0 — a win, which the win test,
     readiness and waits read — is exact: where a wild tile could stand for a melded copy,
-    :func:`_no_fifth_copy` asks again with the melds' copies capped (as
+    the kernel asks again with the melds' copies capped (:func:`_fifth_copy_caps`, as
     :func:`mjsim.is_win`, waits and shanten count them).
     """
-    c = kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:])
-    return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
-
-
-_kernel_cost_inline = njit_inline(_kernel_cost)
-
-
-@njit_inline
-def evaluate_inline(G, S, W, s, counts, families, n_families):
-    """:func:`evaluate` with the kernel inlined into its caller: only for the bots'
-    innermost loops (each use compiles the kernel once more, for a sixth of a played
-    hand's speed)."""
-    c = _kernel_cost_inline(S, W, s, counts, families[:n_families], wild_mask(S, s),
-                            W.caps[:], G.cfg[V.MELDS], G.kind_mask, G.honour_mask, G.tables)
-    return c if c != 0 else _no_fifth_copy(G, S, W, s, counts, families, n_families)
+    W.trials[0, TRIAL_OUT], W.trials[0, TRIAL_IN], W.trials[0, TRIAL_WEIGHT] = -1, -1, 0
+    kernel_trials(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:],
+                  G.big[:0], np.int64(1), np.int64(1), np.int64(0), np.int64(-1))
+    return W.trial_cost[0]
 
 
 @njit_inline
@@ -416,7 +461,7 @@ def _near(counts, t):
     return False
 
 
-@njit_inline
+@njit_borrowed
 def n_waits(G, S, W, s, counts, aux, most):
     """The kinds (counted up to ``most``) on which seat ``s``'s 13 tiles ``counts`` (its
     melds as they stand) win, among those it may add, marked in ``W.waits``; with ``aux``
@@ -440,7 +485,7 @@ def n_waits(G, S, W, s, counts, aux, most):
     return n
 
 
-@njit_inline
+@njit_borrowed
 def waits_on(G, S, W, s, aux):
     """Whether seat ``s``'s 13 tiles win on some tile it may add (:func:`n_waits`)."""
     return n_waits(G, S, W, s, S.concealed[s], aux, np.int64(1)) > 0

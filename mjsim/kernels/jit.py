@@ -29,10 +29,13 @@ from __future__ import annotations
 from numba import njit
 
 njit_borrowed = njit(cache=True, _nrt=False)
-#: numba's ``njit`` inlined into each caller at numba's level: for the small steps of the game
-#: engine that call the hand evaluation. Each function compiled on its own is linked with
-#: everything it calls and optimised again, so a chain of small functions over one large
-#: kernel costs compile time and memory for each link (see benchmarks/bench_compile.py)
+#: numba's ``njit`` inlined into each caller at numba's level: only for helpers of a few
+#: lines (a test or a count inside a bot's loop) and those that hand out a view of an array
+#: field, which a borrowed function may not return. Numba types and lowers an inlined
+#: function again at each use and an inlined call chain multiplies that: with the engine's
+#: steps inlined, one engine compiled in 172 s, with them compiled once each in 45 s
+#: (benchmarks/bench_compile.py). The shanten kernel itself is called by its address
+#: (:mod:`mjsim.kernels.callref`)
 njit_inline = njit(cache=True, inline="always", _nrt=False)
 #: numba's ``njit`` (cached) with reference counting whoever the caller is (see above)
 njit_counted = njit(cache=True, _nrt=True)
