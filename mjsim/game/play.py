@@ -25,14 +25,16 @@ from ..sim.walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
-from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch,
-                    new_state)
+from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, kernel_code,
+                    new_scratch, new_state)
 
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
-#: one scoring model's engine, cold, on 2 cores (benchmarks/bench_compile.py)
+#: cold, on 2 cores (benchmarks/bench_compile.py): one scoring model's engine, and the shanten
+#: kernel every model's engine calls (compiled once for all)
 COMPILE_SECONDS = 160
+KERNEL_SECONDS = 20
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -81,7 +83,9 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
          readiness: bool = False) -> None:
     """Play the hands of ``out``'s rows, the games split between numba's threads (each its
     own state; the engine releases the GIL); the readiness columns with ``readiness``."""
-    G = with_readiness(g.rules_arrays) if readiness else g.rules_arrays
+    with compile_notice(kernel_code, "the game's shanten kernel (every rule set's)",
+                        KERNEL_SECONDS):
+        G = with_readiness(g.rules_arrays) if readiness else g.rules_arrays
     n_games = -(-len(out) // g.game_length)
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
     keys = (stream_key(seed, g.spec.stream), stream_key(seed, DICE_STREAM))
