@@ -30,7 +30,7 @@ def compiled(rules: RuleSet) -> bool:
     >>> isinstance(compiled(load_rules("generic")), bool)
     True
     """
-    arrays = numba.typeof(game_config(rules).rules_arrays)
+    arrays = numba.typeof(game_config(rules).base_arrays)  # the kernel's address: same type
     index = EN.play_games._cache._cache_file._load_index()  # numba's own cache index
     return any(key[0] and key[0][0] == arrays for key in index)
 
