@@ -107,8 +107,13 @@ def kernel_shanten(rules, hands: np.ndarray, n: int, wild: list[int] | None = No
 
 
 def hand_weights(copies: np.ndarray, hands: np.ndarray) -> np.ndarray:
-    """prod C(copies_k, c_k): the tile sets of each hand."""
-    return np.prod(BINOM[np.asarray(copies)[None, :], hands], axis=1)
+    """prod C(copies_k, c_k): the tile sets of each hand (a column at a time: the whole
+    product table of a million hands would be 300 MB)."""
+    copies = np.asarray(copies)
+    w = np.ones(len(hands), dtype=BINOM.dtype)
+    for k in np.flatnonzero(copies):
+        w *= BINOM[copies[k], hands[:, k]]
+    return w
 
 
 def tally(counts: dict[int, int], s: np.ndarray, w: np.ndarray) -> dict[int, int]:

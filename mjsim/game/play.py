@@ -33,7 +33,7 @@ DEFAULT_BOTS = ("efficiency",) * 4
 CHUNK = 8192
 #: cold, on 2 cores (benchmarks/bench_compile.py): one scoring model's engine, and the shanten
 #: kernel every model's engine calls (compiled once for all)
-COMPILE_SECONDS = 160
+COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
