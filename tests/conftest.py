@@ -16,6 +16,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 _ENGINE = ("from mjsim.game.play import play_rows; "
            "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)")
 #: one job a child: the deal, shanten and exact kernels, then each scoring model's engine (a
@@ -51,3 +53,13 @@ def pytest_sessionstart(session) -> None:
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         lines = list(pool.map(_warm, JOBS))
     print(f"\nnumba cache warmed in {time.perf_counter() - start:.0f} s:", *lines, sep="\n  ")
+
+
+@pytest.fixture(autouse=True)
+def _naive_caches():
+    """After each test, the slow references' memo tables emptied (tests/naive.py): kept,
+    they held more than a gigabyte of a worker by the end of a module."""
+    yield
+    naive = sys.modules.get("naive")
+    if naive is not None:
+        naive.clear_caches()

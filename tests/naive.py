@@ -722,3 +722,12 @@ def naive_waits(counts, rules, melds=(), form=None, void=None) -> set[int]:
                 out.add(t)
             c[t] -= 1
     return out
+
+
+def clear_caches() -> None:
+    """Empty this module's memo tables: they speed up one test's many hands, and kept across
+    a test module they grew to more than a gigabyte of a test worker (tests/test_shanten.py).
+    """
+    for value in list(globals().values()):
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
