@@ -22,7 +22,6 @@ import numpy as np
 from rich.table import Table
 
 from .. import __version__
-from ..game import warm
 from ..rules import RuleSet
 from ..stats.deal_odds import SEATS, deal_odds
 from ..stats.proportions import odds_text
@@ -93,15 +92,13 @@ def build_deal_report(rules: RuleSet, n: int = 200_000, seed: int = 0,
     """Deal-time odds and played hands of ``rules``; write the report, return its summary."""
     t0 = time.perf_counter()
     folder = report_folder(rules, out, hands)
-    with warm.meanwhile(rules, enabled=hands > 0) as engine_ready:
-        odds = deal_odds(rules, n, seed)
-        files = {"shanten": _shanten_chart(odds["shanten"], folder / "shanten_at_deal.png")}
-        if "bonus" in odds:
-            files["bonus"] = _law_chart(odds["bonus"], BONUS_LABEL,
-                                        folder / "bonus_at_deal.png")
-        if "wild" in odds:
-            files["wild"] = _law_chart(odds["wild"], WILD_LABEL, folder / "wild_at_deal.png")
-        engine_ready()
+    odds = deal_odds(rules, n, seed)
+    files = {"shanten": _shanten_chart(odds["shanten"], folder / "shanten_at_deal.png")}
+    if "bonus" in odds:
+        files["bonus"] = _law_chart(odds["bonus"], BONUS_LABEL,
+                                    folder / "bonus_at_deal.png")
+    if "wild" in odds:
+        files["wild"] = _law_chart(odds["wild"], WILD_LABEL, folder / "wild_at_deal.png")
     play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
             if hands else None)
     summary = {"rules": rules.id, "options_hash": rules.options_hash, "seed": seed,

@@ -18,7 +18,6 @@ import numpy as np
 from rich.table import Table
 
 from .. import __version__
-from ..game import warm
 from ..kernels import qishou as Q
 from ..rules import RuleSet
 from ..sim.deals import deal_frame
@@ -140,21 +139,19 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     """
     t0 = time.perf_counter()
     folder = report_folder(rules, out, hands)
-    with warm.meanwhile(rules, enabled=hands > 0) as engine_ready:
-        study = qishou_study(rules, n=n, seed=seed, progress=progress)
-        exact = exact_summary(rules)
-        m = min(n, 200_000)
-        frame = deal_frame(rules, m, seed)
-        optional = rules.with_options(**{p.option: True for p in Q.TABLE if not p.basic})
-        any_base = _any_pattern(rules, frame)
-        any_full = _any_pattern(optional, deal_frame(optional, m, seed))
-        files = {
-            "frequencies": _freq_chart(study, folder / "qishou_frequencies.png"),
-            "shanten": _shanten_chart(frame, exact.get("shanten", {}),
-                                      folder / "shanten_at_deal.png"),
-            "optional": _optional_chart(any_base, any_full, folder / "optional_patterns.png"),
-        }
-        engine_ready()
+    study = qishou_study(rules, n=n, seed=seed, progress=progress)
+    exact = exact_summary(rules)
+    m = min(n, 200_000)
+    frame = deal_frame(rules, m, seed)
+    optional = rules.with_options(**{p.option: True for p in Q.TABLE if not p.basic})
+    any_base = _any_pattern(rules, frame)
+    any_full = _any_pattern(optional, deal_frame(optional, m, seed))
+    files = {
+        "frequencies": _freq_chart(study, folder / "qishou_frequencies.png"),
+        "shanten": _shanten_chart(frame, exact.get("shanten", {}),
+                                  folder / "shanten_at_deal.png"),
+        "optional": _optional_chart(any_base, any_full, folder / "optional_patterns.png"),
+    }
     checks = {p: all(agrees(e[s]) for s in ("dealer", "non_dealer"))
               for p, e in study["patterns"].items() if not e.get("off")}
     play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
