@@ -32,22 +32,23 @@ def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds
     """Rows ``lo .. hi - 1`` of :func:`waits_many` (one thread's chunk), compiled without
     reference counting (:mod:`mjsim.kernels.jit`)."""
     for i in range(lo, hi):
-        h = hands[i]
-        _meld_caps(owned[i], h, caps)
-        base = _hand_cost(h, n_melds[i], meld_flags[i], void[i], families, melds, kind_mask,
-                          honour_mask, wild_mask, caps, tabs, rows, left, right, cwork,
-                          per_family)
-        if base != 1:
-            continue
+        _meld_caps(owned[i], hands[i], caps)
         for k in range(34):
-            work[k] = h[k]
-        for t in range(34):
-            if not kind_mask[t] or owned[i, t] >= 4:
-                continue
-            work[t] += 1
+            work[k] = hands[i, k]
+        # t = −1 is the 13 tiles themselves (only a hand one tile from a win waits), then
+        # each kind added: one use of the inlined kernel, compiled once
+        for t in range(-1, 34):
+            if t >= 0:
+                if not kind_mask[t] or owned[i, t] >= 4:
+                    continue
+                work[t] += 1
             cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                               kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
                               cwork, per_family)
+            if t < 0:
+                if cost != 1:
+                    break
+                continue
             work[t] -= 1
             out[i, t] = cost == 0
 
@@ -83,17 +84,20 @@ def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, meld
             if hands[i, d] == 0:
                 continue
             work[d] -= 1
-            base = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                              cwork, per_family)
-            after[i, d] = base
-            for t in range(34):
-                if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
-                    continue
-                work[t] += 1
+            base = 0
+            # t = −1 is the 13 tiles left, then each kind added: one use of the kernel
+            for t in range(-1, 34):
+                if t >= 0:
+                    if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
+                        continue
+                    work[t] += 1
                 cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
                                   kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
                                   right, cwork, per_family)
+                if t < 0:
+                    base = cost
+                    after[i, d] = base
+                    continue
                 work[t] -= 1
                 improves[i, d, t] = cost < base
             work[d] += 1
