@@ -82,7 +82,7 @@ def _key(c, b, bot):
 def hand_key(G, S, W, s, counts, bot):
     """``(key, cost)`` of a 13-tile hand under ``bot``'s scoring (lower key is better)."""
     c = cost(G, S, W, s, counts)
-    return _key(c, big_cost(G, W), bot), c
+    return _key(c, big_cost(G, W) if bot == R.BOT_VALUE else INF, bot), c
 
 
 @njit_borrowed

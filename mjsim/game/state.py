@@ -379,12 +379,13 @@ def kernel_trials(G, S, W, s, counts, families, wild, caps, big, n, exact, base,
 
 
 @njit_borrowed
-def kernel_cost(G, S, W, s, counts, families, wild, caps):
+def kernel_cost(G, S, W, s, counts, families, wild, caps, exact):
     """The shanten kernel on seat ``s``'s ``counts`` as they are, with the ``families``
-    rows, ``wild`` mask and ``caps`` given (:func:`kernel_trials`, one trial)."""
+    rows, ``wild`` mask and ``caps`` given (:func:`kernel_trials`, one trial; a complete
+    hand checked for a fifth copy with ``exact``)."""
     W.trials[0, TRIAL_OUT], W.trials[0, TRIAL_IN], W.trials[0, TRIAL_WEIGHT] = -1, -1, 0
-    kernel_trials(G, S, W, s, counts, families, wild, caps, G.big[:0], np.int64(1),
-                  np.int64(0), np.int64(0), np.int64(-1))
+    kernel_trials(G, S, W, s, counts, families, wild, caps, G.big[:0], np.int64(1), exact,
+                  np.int64(0), np.int64(-1))
     return W.trial_cost[0]
 
 
@@ -402,10 +403,8 @@ def evaluate(G, S, W, s, counts, families, n_families):
     the kernel asks again with the melds' copies capped (:func:`_fifth_copy_caps`, as
     :func:`mjsim.is_win`, waits and shanten count them).
     """
-    W.trials[0, TRIAL_OUT], W.trials[0, TRIAL_IN], W.trials[0, TRIAL_WEIGHT] = -1, -1, 0
-    kernel_trials(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:],
-                  G.big[:0], np.int64(1), np.int64(1), np.int64(0), np.int64(-1))
-    return W.trial_cost[0]
+    return kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:],
+                       np.int64(1))
 
 
 @njit_inline

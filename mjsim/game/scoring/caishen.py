@@ -307,7 +307,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
         # the 财神 as their own kind (归位): a natural reading
         natural = _as_own_kind(S, s, counts, W.tiles34[:])
         kernel_cost(G, S, W, s, natural, G.families[:n_sc], W.no_wild[:].view(np.bool_),
-                    W.caps[:])
+                    W.caps[:], np.int64(0))
         std_hard = pairs_hard = False
         for f in range(n_sc):
             if W.per_family[f] == 0:
