@@ -6,17 +6,32 @@ one after the other; here child processes compile them side by side (one per cor
 writing numba's cache next to the sources), then the tests — in this process, or in
 pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.
 A warm cache makes each child a load of a second or two. ``MJSIM_NO_WARM=1`` skips it.
+
+Memory: the files whose tests start other processes (a notebook's kernel, the Dask test
+cluster's workers, a ``mjsim deal`` run, children that play hands) or enumerate hands by
+brute force (:data:`ONE_LANE`) run one after another in one pytest-xdist worker, first,
+while that worker is small; the other worker takes the rest, the files with most tests
+first. Sampled over the process tree, the heavy moments no longer meet.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
+#: test files that run one after another in one worker, first, in this order: those whose
+#: tests start other processes, then the brute-force enumerations
+ONE_LANE = ("test_notebooks.py", "test_cluster.py", "test_deals.py", "test_refcounts.py",
+            "test_callref.py", "test_charts.py", "test_exact_shanten.py")
+_LANE = "one lane"
 
 _ENGINE = ("from mjsim.game.play import play_rows; "
            "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)")
@@ -55,11 +70,56 @@ def pytest_sessionstart(session) -> None:
     print(f"\nnumba cache warmed in {time.perf_counter() - start:.0f} s:", *lines, sep="\n  ")
 
 
+#: the C library, where it has ``malloc_trim`` (glibc), else None
+_LIBC = next((lib for lib in [ctypes.CDLL(ctypes.util.find_library("c") or None)]
+              if hasattr(lib, "malloc_trim")), None)
+
+
 @pytest.fixture(autouse=True)
 def _naive_caches():
     """After each test, the slow references' memo tables emptied (tests/naive.py): kept,
-    they held more than a gigabyte of a worker by the end of a module."""
+    they held more than a gigabyte of a worker by the end of a module; and glibc's freed
+    heap returned to the system."""
     yield
     naive = sys.modules.get("naive")
     if naive is not None:
         naive.clear_caches()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)  # hand the freed heap back to the system
+
+
+def _path(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def _scope(nodeid: str) -> str:
+    """A test's unit of work: its file, or :data:`_LANE` for the files of :data:`ONE_LANE`."""
+    path = _path(nodeid)
+    return _LANE if path.rsplit("/", 1)[-1] in ONE_LANE else path
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The lane's files first, in :data:`ONE_LANE`'s order, then the files with most tests
+    first (pytest-xdist hands the units of work out in this order: ``--no-loadscope-reorder``)."""
+    size = Counter(_path(item.nodeid) for item in items)
+
+    def rank(item) -> tuple:
+        path = _path(item.nodeid)
+        name = path.rsplit("/", 1)[-1]
+        if name in ONE_LANE:
+            return (0, ONE_LANE.index(name), path)
+        return (1, -size[path], path)
+
+    items.sort(key=rank)  # stable: a file's tests keep their order
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's ``loadfile`` schedule with :data:`ONE_LANE` as one unit of work."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class LaneScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    return LaneScheduling(config, log)
