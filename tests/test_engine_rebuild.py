@@ -155,28 +155,37 @@ def _model(sig) -> str | None:
     return None
 
 
+def _policy(sig) -> bool:
+    """Whether a compiled signature takes a search policy (a line-up with a search seat)."""
+    return any(isinstance(t, numba.types.BaseNamedTuple) and
+               t.instance_class.__name__ == "SearchPolicy" for t in sig)
+
+
 def test_each_engine_function_compiles_once():
     """After played hands of nine rule sets (all five scoring models) and every bot, numba's
-    cache holds one compiled signature of each game function per scoring model. The cache
-    index of every cached function is read (what was compiled into the cache, here or by the
-    session's warm-up), so a second signature shows whether or not this process compiled
-    it; functions inlined into their callers (``njit_inline``) have none."""
+    cache holds one compiled signature of each game function per scoring model, and one
+    more of the hand loop per model played with a search seat. The cache index of every
+    cached function is read (what was compiled into the cache, here or by the session's
+    warm-up), so a second signature shows whether or not this process compiled it;
+    functions inlined into their callers (``njit_inline``) have none."""
     for rules in ("changsha", "generic", "dingque", "shanghai_qhp", "shanghai_baida",
                   "shanghai_qiaoma", "caishen16", "hongzhong112", "ne_alt"):
         play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
         replay(rules, 0, 3)
     bad, cached, marks_seen = [], 0, set()
-    for m in ("engine", "state", "bots", "shape", "scoring", "scoring.changsha",
+    for m in ("engine", "state", "bots", "shape", "search", "scoring", "scoring.changsha",
               "scoring.generic", "scoring.shanghai", "scoring.caishen", "scoring.bao"):
         mod = importlib.import_module("mjsim.game." + m)
         for name, f in vars(mod).items():
             if not (isinstance(f, CPUDispatcher) and f.__module__ == mod.__name__
                     and f._cache is not None and hasattr(f._cache, "_cache_file")):
                 continue
-            marks = [_model(key[0]) for key in f._cache._cache_file._load_index()]
+            keys = [(_model(key[0]), _policy(key[0]))
+                    for key in f._cache._cache_file._load_index()]
+            marks = [mark for mark, _ in keys]
             cached += len(marks) > 0
             marks_seen.update(marks)
-            if len(marks) != len(set(marks)):
+            if len(keys) != len(set(keys)):
                 bad.append(f"{m}.{name}: {len(marks)} for {sorted(set(map(str, marks)))}")
     assert cached > 20 and len(marks_seen - {None}) == 5, (cached, marks_seen)
     assert bad == []

@@ -1,6 +1,8 @@
 """The bots: which tile to discard, which claims to make, when to kong, decline or declare.
 
-Three policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`):
+Three heuristic policies, chosen per seat by code (:data:`mjsim.game.record.BOTS`; the
+fourth, ``search``, weighs its discards by rollouts — :mod:`mjsim.game.search` — and plays
+as efficiency everywhere else):
 
 - **efficiency**: the discard leaving the lowest shanten, then the most live improving
   tiles (ukeire over the kinds within two ranks of a held tile — an isolated new tile

@@ -31,6 +31,7 @@ from ..kernels.rng import index_seed
 from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..tables.suits import INF
 from . import bots as B
+from . import policy as POL
 from . import record as R
 from . import scoring as SC
 from . import values as V
@@ -334,6 +335,17 @@ def _mark_ready(G, S, W, s):
         evaluate(G, S, W, s, S.concealed[s], G.families, G.families.shape[0])
         ready = _aux_cost(G, W) == 1
     S.status[s, ST_READY] = ready
+
+
+@njit_borrowed
+def assess(G, S, W, s, bot, exact):
+    """Seat ``s``'s key, cost and readiness from its 13 tiles as they are (as dealt, or as a
+    search's world deals them anew); with ``exact``, its exact readiness too where a
+    liability reads it (``feed_limit``)."""
+    S.status[s, ST_KEY], S.status[s, ST_COST] = B.hand_key(G, S, W, s, S.concealed[s], bot)
+    _mark_ready(G, S, W, s)
+    if exact and G.cfg[V.FEED_LIMIT] > 0:
+        S.status[s, ST_TENPAI] = _ready_exact(G, S, W, s)
 
 
 @njit_borrowed
@@ -1003,7 +1015,7 @@ def _close(G, S, W, rec):
 
 
 @njit_borrowed
-def _deal(G, S, W, wall, dealer):
+def deal(G, S, W, wall, dealer):
     """The deal pipeline's deal of ``wall`` (its seat 0 is the dealer here); returns the
     wild kind its indicator makes (−1: none), wild for every seat where ``wild`` says so."""
     indicator, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
@@ -1047,17 +1059,18 @@ def _script(G, S, script):
 
 
 @njit_borrowed
-def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
+def play_hand(G, S, W, P, wall, dealer, bots, dice_seed, script, rec):
     """Play one hand on ``wall`` with ``dealer``; fill ``rec`` and return the next dealer.
-    ``S`` is left as the hand ended; ``dice_seed`` keys the dice of 起手胡 birds; ``script``
-    (:func:`_script`) is empty outside tests."""
-    conc, st = S.concealed, S.status
+    ``S`` is left as the hand ended; ``P`` is the discard policy (:mod:`mjsim.game.policy`);
+    ``dice_seed`` keys the dice of 起手胡 birds; ``script`` (:func:`_script`) is empty outside
+    tests."""
+    st = S.status
     reset_state(S, dealer, wall.size)
     rec[:] = 0
     rec[R.C_DISCARDER] = -1
     rec[R.C_WIN_TILE] = -1
     SC.reset_record(G, rec)
-    wild = _deal(G, S, W, wall, dealer)
+    wild = deal(G, S, W, wall, dealer)
     rec[R.C_WILD_KIND] = wild if G.cfg[V.WILD] == V.WILD_INDICATOR else -1
     _script(G, S, script)
     SC.start_hand(G, S, rec, dice_seed)
@@ -1079,63 +1092,78 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
             return _close(G, S, W, rec)
     for j in range(1, 4):
         s = (dealer + j) % 4
-        st[s, ST_KEY], st[s, ST_COST] = B.hand_key(G, S, W, s, conc[s], bots[s])
-        _mark_ready(G, S, W, s)
+        assess(G, S, W, s, bots[s], np.int64(0))
         if st[s, ST_READY]:
             _record_ready(G, S, W, rec, s)  # ready as dealt: turn 0
-    cur = dealer
+    return play_from(G, S, W, P, wall, bots, dice_seed, rec, dealer, np.int64(-1))
+
+
+@njit_borrowed
+def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced):
+    """The turns of a hand from seat ``cur``'s move to the hand's end; fill the rest of
+    ``rec`` and return the next dealer. With ``forced`` ≥ 0, ``cur`` — holding 14 tiles, its
+    draw, wins and kongs weighed — first discards ``forced``: a rollout of the search bot
+    (:mod:`mjsim.game.search`) resumes a hand there."""
+    conc, st = S.concealed, S.status
     drawn = NO_TILE     # the tile the player to move just drew
     drew = True         # the turn began with a draw (or is the dealer's first)
     fresh = False       # that draw was a normal one, after the seat's own discard
     self_kind = R.WIN_ZIMO
     while True:
-        # ---- the player to move holds 14 tiles (kongs counted as 3)
-        if G.cfg[V.QISHOU] and not st[cur, ST_QS_DONE]:
-            if _qishou(G, S, W, cur, rec, dice_seed) and G.cfg[V.QISHOU_ENDS_HAND]:
-                rec[R.C_OUTCOME] = R.OUT_QISHOU_END
-                break
-        if drew:
-            if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
-                st[cur, ST_PASS_BAR] = 0  # the bar on a passed kind ends with one's draw
-            if drawn >= 0 and G.cfg[V.MID_GAME]:
-                SC.mid_game(G, S, W, cur, rec)
-            # a normal draw completes only a hand that was ready (its status is of these 13
-            # tiles); after the deal or a kong the hand is evaluated
-            if _self_win(G, S, W, cur, np.int64(drawn), np.int64(self_kind), np.int64(fresh)):
-                _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
-                            np.int64(drawn))
-                break
-            kind, how = _own_kong(G, S, W, cur, np.int64(drawn), _live(G, S))
-            if how != KONG_NONE:
-                i = find_pung(S, cur, kind)
-                if i < 0:
-                    conc[cur, kind] -= 4
-                    add_meld(G, S, cur, kind, np.int64(MELD_CKONG), np.int64(-1))
-                else:
-                    # an added kong may be robbed (抢杠); the konger pays as discarder
-                    conc[cur, kind] -= 1
-                    if _win_on_discard(G, S, W, wall, rec, bots, cur, kind,
-                                       np.int64(R.WIN_QIANGGANG), np.int64(0)) >= 0:
-                        break
-                    upgrade_pung(G, S, cur, i, np.int64(1))
-                SC.kong(G, S, cur, np.int64(15))
-                S.pos[P_KONGS] += 1
-                _change_indicator(G, S, wall)
-                cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
-                                                    how == KONG_OPEN)
-                fresh = False
-                if drawn < 0:
-                    break
-                continue
-        # ---- discard: a locked hand throws what it drew
-        if st[cur, ST_LOCKED] and drawn >= 0:
-            _push(G, S, W, cur, np.int64(drawn), bots[cur])
-            t = drawn
+        if forced >= 0:
+            t = forced
+            forced = np.int64(-1)
             conc[cur, t] -= 1
-            st[cur, ST_KEY], st[cur, ST_COST] = B.hand_key(G, S, W, cur, conc[cur], bots[cur])
         else:
-            t = B.choose_discard(G, S, W, cur, bots[cur])
-            conc[cur, t] -= 1
+            # ---- the player to move holds 14 tiles (kongs counted as 3)
+            if G.cfg[V.QISHOU] and not st[cur, ST_QS_DONE]:
+                if _qishou(G, S, W, cur, rec, dice_seed) and G.cfg[V.QISHOU_ENDS_HAND]:
+                    rec[R.C_OUTCOME] = R.OUT_QISHOU_END
+                    break
+            if drew:
+                if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
+                    st[cur, ST_PASS_BAR] = 0  # the bar on a passed kind ends with one's draw
+                if drawn >= 0 and G.cfg[V.MID_GAME]:
+                    SC.mid_game(G, S, W, cur, rec)
+                # a normal draw completes only a hand that was ready (its status is of these
+                # 13 tiles); after the deal or a kong the hand is evaluated
+                if _self_win(G, S, W, cur, np.int64(drawn), np.int64(self_kind),
+                             np.int64(fresh)):
+                    _finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
+                                np.int64(drawn))
+                    break
+                kind, how = _own_kong(G, S, W, cur, np.int64(drawn), _live(G, S))
+                if how != KONG_NONE:
+                    i = find_pung(S, cur, kind)
+                    if i < 0:
+                        conc[cur, kind] -= 4
+                        add_meld(G, S, cur, kind, np.int64(MELD_CKONG), np.int64(-1))
+                    else:
+                        # an added kong may be robbed (抢杠); the konger pays as discarder
+                        conc[cur, kind] -= 1
+                        if _win_on_discard(G, S, W, wall, rec, bots, cur, kind,
+                                           np.int64(R.WIN_QIANGGANG), np.int64(0)) >= 0:
+                            break
+                        upgrade_pung(G, S, cur, i, np.int64(1))
+                    SC.kong(G, S, cur, np.int64(15))
+                    S.pos[P_KONGS] += 1
+                    _change_indicator(G, S, wall)
+                    cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
+                                                        how == KONG_OPEN)
+                    fresh = False
+                    if drawn < 0:
+                        break
+                    continue
+            # ---- discard: a locked hand throws what it drew
+            if st[cur, ST_LOCKED] and drawn >= 0:
+                _push(G, S, W, cur, np.int64(drawn), bots[cur])
+                t = drawn
+                conc[cur, t] -= 1
+                st[cur, ST_KEY], st[cur, ST_COST] = B.hand_key(G, S, W, cur, conc[cur],
+                                                               bots[cur])
+            else:
+                t = POL.discard(P, G, S, W, wall, rec, bots, dice_seed, cur)
+                conc[cur, t] -= 1
         _to_pile(S, cur, t)
         if _after_discard(G, S, W, wall, rec, cur, t):
             break
@@ -1181,11 +1209,12 @@ def play_hand(G, S, W, wall, dealer, bots, dice_seed, script, rec):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, final, S, W,
+def play_games(G, P, wall_key, dice_key, bots, start, walls, dice, script, out, final, S, W,
                wall, lo, hi):
     """Games ``lo .. hi - 1`` of hands ``start .. start + n - 1`` (``n`` = rows of ``out``,
     ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
-    ``wall`` buffer; game ``g`` starts with seat ``g % 4`` dealing and the dealer then
+    ``wall`` buffer, and the discard policy ``P`` (:mod:`mjsim.game.policy`: ``()`` for
+    the heuristic bots alone); game ``g`` starts with seat ``g % 4`` dealing and the dealer then
     rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
     not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
     thread, the GIL released).
@@ -1217,7 +1246,7 @@ def play_games(G, wall_key, dice_key, bots, start, walls, dice, script, out, fin
                     dealer = dice[i, 0]
             else:
                 shuffle_into(G.multiset, wall_key, index, wall)
-            dealer = play_hand(G, S, W, wall, dealer, bots, seed, script, out[i])
+            dealer = play_hand(G, S, W, P, wall, dealer, bots, seed, script, out[i])
             out[i, R.C_INDEX] = index
             out[i, R.C_GAME] = index // length
             if final.size > 0 and i == n - 1:

@@ -25,6 +25,7 @@ from ..sim.walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
+from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
 from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, kernel_code,
                     new_scratch, new_state)
 
@@ -42,10 +43,13 @@ _NO_FINAL = np.zeros(0, dtype=np.int64)
 
 
 def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
-    """Four bot names from ``"efficiency,value,cautious,efficiency"``, one name, or a list.
+    """Four bot names from ``"efficiency,value,cautious,efficiency"``, one name, or a list;
+    a search seat may carry its budget, worlds per decision (``search:32``).
 
     >>> parse_bots("value")
     ('value', 'value', 'value', 'value')
+    >>> parse_bots("search:32,efficiency,efficiency,efficiency")[:2]
+    ('search:32', 'efficiency')
     >>> parse_bots("efficiency,value")
     Traceback (most recent call last):
     ...
@@ -53,20 +57,47 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
     >>> parse_bots("greedy")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'greedy'; bots: efficiency, value, cautious
+    ValueError: unknown bot 'greedy'; bots: efficiency, value, cautious, search (search:N)
+    >>> parse_bots("search:0,search:8,efficiency,efficiency")
+    Traceback (most recent call last):
+    ...
+    ValueError: a search budget is a whole number of worlds from 1 to 4096, got 'search:0'
     """
     if text is None:
         return DEFAULT_BOTS
     names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text)]
     for name in names:
-        if name not in R.BOTS:
-            raise ValueError(f"unknown bot {name!r}; bots: {', '.join(R.BOTS)}")
+        bot, _, budget = name.partition(":")
+        if bot not in R.BOTS or (budget and bot != "search"):
+            raise ValueError(f"unknown bot {name!r}; bots: {', '.join(R.BOTS)} (search:N)")
+        if budget and not (budget.isdigit() and 1 <= int(budget) <= MAX_ROLLOUTS):
+            raise ValueError(f"a search budget is a whole number of worlds from 1 to "
+                             f"{MAX_ROLLOUTS}, got {name!r}")
     if len(names) == 1:
         names *= 4
     if len(names) != 4:
         raise ValueError(f"--bots needs one bot or four (one per seat), got {len(names)}: "
                          f"{','.join(names)}")
+    if len({_budget(n) for n in names if n.startswith("search")}) > 1:
+        raise ValueError(f"one search budget per line-up, got {','.join(names)}")
     return tuple(names)
+
+
+def _budget(name: str) -> int:
+    """The worlds per decision of a search seat's name (``search`` alone: the default)."""
+    return int(name.partition(":")[2] or DEFAULT_ROLLOUTS)
+
+
+def with_rollouts(bots: Any, rollouts: int | None) -> tuple[str, str, str, str]:
+    """The line-up with every search seat's budget set to ``rollouts`` (None: as it is).
+
+    >>> with_rollouts("search,efficiency,efficiency,value", 24)[:2]
+    ('search:24', 'efficiency')
+    """
+    names = parse_bots(bots)
+    if rollouts is None:
+        return names
+    return parse_bots([f"search:{rollouts}" if n.startswith("search") else n for n in names])
 
 
 def _rules(rules: str | RuleSet) -> RuleSet:
@@ -74,7 +105,18 @@ def _rules(rules: str | RuleSet) -> RuleSet:
 
 
 def _bot_codes(bots: Any) -> np.ndarray:
-    return np.array([R.BOTS.index(b) for b in parse_bots(bots)], dtype=np.int64)
+    return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)],
+                    dtype=np.int64)
+
+
+def _policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
+    """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): one thread's
+    search buffers where a seat searches, else the heuristic bots' ``()``."""
+    budgets = [_budget(n) for n in names if n.startswith("search")]
+    if not budgets:
+        return HEURISTIC
+    from .search import search_policy  # only where a seat searches
+    return search_policy(wall_size, rec_size, budgets[0])
 
 
 def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
@@ -90,13 +132,16 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
     keys = (stream_key(seed, g.spec.stream), stream_key(seed, DICE_STREAM))
     codes = _bot_codes(bots)
+    names = parse_bots(bots)
 
     def games(lo: np.int64, hi: np.int64) -> None:
-        EN.play_games(G, *keys, codes, np.int64(start), walls, dice, script, out, final,
-                      new_state(), new_scratch(),
-                      np.empty(G.multiset.size, dtype=np.int8), lo, hi)
+        EN.play_games(G, _policy(names, G.multiset.size, out.shape[1]), *keys, codes,
+                      np.int64(start), walls, dice, script, out, final, new_state(),
+                      new_scratch(), np.empty(G.multiset.size, dtype=np.int8), lo, hi)
 
-    with compile_notice(EN.play_games, f"the game engine ({g.model} model)", COMPILE_SECONDS):
+    search = " with the search bot" if R.BOT_SEARCH in codes else ""
+    with compile_notice(EN.play_games, f"the game engine{search} ({g.model} model)",
+                        COMPILE_SECONDS):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it

@@ -58,8 +58,9 @@ Fact = namedtuple("Fact", "key label label_zh kind column codes codes_zh")
 Pattern = namedtuple("Pattern", "id name_zh units set_by")
 
 #: bots, by code
-BOTS = ("efficiency", "value", "cautious")
-BOT_EFFICIENCY, BOT_VALUE, BOT_CAUTIOUS = range(3)
+#: (``search``: :mod:`mjsim.game.search`; elsewhere than its discards it plays as efficiency)
+BOTS = ("efficiency", "value", "cautious", "search")
+BOT_EFFICIENCY, BOT_VALUE, BOT_CAUTIOUS, BOT_SEARCH = range(4)
 
 
 def seat_columns(name: str) -> tuple[str, ...]:

@@ -210,6 +210,34 @@ def reset_state(S, dealer, size):
 
 
 @njit_borrowed
+def copy_array(a, b):
+    """Array ``a`` into ``b`` of its shape (an array assignment would need numba's runtime)."""
+    for i in np.ndindex(a.shape):
+        b[i] = a[i]
+
+
+@njit_borrowed
+def copy_state(S, to):
+    """Every field of state ``S`` into state ``to`` (a search's world and its rollouts)."""
+    copy_array(S.concealed, to.concealed)
+    copy_array(S.melded, to.melded)
+    copy_array(S.melds, to.melds)
+    copy_array(S.n_melds, to.n_melds)
+    copy_array(S.meld_flags, to.meld_flags)
+    copy_array(S.seen, to.seen)
+    copy_array(S.discards, to.discards)
+    copy_array(S.status, to.status)
+    copy_array(S.wild, to.wild)
+    copy_array(S.void, to.void)
+    copy_array(S.pos, to.pos)
+    copy_array(S.pay, to.pay)
+    copy_array(S.units, to.units)
+    copy_array(S.bits, to.bits)
+    copy_array(S.model, to.model)
+    copy_array(S.carry, to.carry)
+
+
+@njit_borrowed
 def _meld_tiles(S, s, kind, mtype, step):
     if mtype == MELD_CHOW:
         for k in range(kind, kind + 3):

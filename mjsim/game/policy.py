@@ -1,0 +1,48 @@
+"""The discard policy the engine asks: the heuristic bots alone, or with a search seat.
+
+The engine's hand loop calls :func:`discard` with a policy value ``P`` that the run passes
+down (:func:`mjsim.game.engine.play_games`). The call is resolved while numba types it, as
+the scoring hooks are (:mod:`mjsim.game.scoring`): with :data:`HEURISTIC` (``()``) it is the
+heuristic bots' own choice (:func:`mjsim.game.bots.choose_discard`); with a
+:class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat) it is the search
+(:func:`mjsim.game.search.discard`). A run without a search seat never imports, types or
+compiles the search, and a run with one compiles the engine's hand loop once more, for
+that policy; the search's rollouts play on with :data:`HEURISTIC`, the heuristic engine.
+
+>>> HEURISTIC
+()
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.extending import overload
+
+from . import bots as B
+
+#: the policy of a run whose seats are all heuristic bots
+HEURISTIC = ()
+#: a search seat's worlds per decision: by default (``search``), and at most (``search:N``)
+DEFAULT_ROLLOUTS = 64
+MAX_ROLLOUTS = 4096
+
+
+def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
+    """The kind seat ``s`` discards from its 14 tiles (its key and cost left in its status);
+    ``wall``, ``rec`` and ``dice_seed`` are the hand's, for a search's rollouts."""
+    raise TypeError("policy.discard is called from compiled code only")
+
+
+@overload(discard, jit_options={"_nrt": False, "cache": True})
+def _typed(P, G, S, W, wall, rec, bots, dice_seed, s):
+    if isinstance(P, types.BaseTuple) and len(P) == 0:
+        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, s):
+            return B.choose_discard(G, S, W, s, bots[s])
+        return heuristic
+    from . import search  # only where a run has a search seat
+
+    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
+        def searched(P, G, S, W, wall, rec, bots, dice_seed, s):
+            return search.discard(P, G, S, W, wall, rec, bots, dice_seed, s)
+        return searched
+    raise TypeError(f"no discard policy for {P}")

@@ -1,0 +1,269 @@
+"""The search bot: a discard chosen by playing each candidate out to the end of the hand.
+
+At a discard of a ``search`` seat whose efficiency choice leaves it at most
+``max_cost`` − 1 from ready (default: ready or one tile from it), the candidates are that
+choice and the next best discards by the efficiency bot's key whose cost is at most
+``spread`` above it (up to ``candidates`` in all). Each is played out in sampled worlds:
+
+- **a world** keeps what the seat sees — its own tiles, every meld, discard and revealed
+  tile, a declared or locked seat's hand (which the rules make public enough to act on) —
+  and deals the other seats' concealed tiles and the live wall anew, uniformly, from the
+  tiles the seat cannot see (bonus tiles of the live wall stay where they are; the reserve
+  is left as it lies);
+- **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
+  with every seat's own bot playing on — the search seat as the efficiency bot — and
+  scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
+  承包, 宝 multipliers: whatever the rule set pays);
+- **common random numbers**: every candidate is played in the same worlds, and compared
+  with the others by paired differences.
+
+Sampling stops once every other candidate is :data:`Z` standard errors of its paired
+difference from the best (or equal in every world), else at ``rollouts`` worlds; the seat
+leaves the efficiency choice only for a candidate :data:`Z` standard errors better than
+it. Everything is compiled and deterministic: the worlds of a decision come from the
+hand's dice seed, the turn and the world's number. Elsewhere (claims, kongs, 报听, wins)
+the search seat plays as the efficiency bot. The engine reaches :func:`discard` through
+:mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
+
+>>> P = search_policy(136, 10, rollouts=32)
+>>> P.payoffs.shape, [int(P.params[i]) for i in (MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES)]
+((32, 3), [16, 32, 3])
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..kernels.jit import njit_borrowed
+from ..kernels.rng import below_seeded, index_seed, mix
+from . import bots as B
+from . import engine as EN
+from . import record as R
+from . import values as V
+from .policy import DEFAULT_ROLLOUTS
+from .state import (P_HEAD, P_TAIL, P_TURNS, ST_DECLARED, ST_KEY, ST_COST, ST_LOCKED,
+                    copy_array, copy_state, new_state)
+
+#: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
+#: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
+PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread")
+MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD = range(len(PARAMS))
+DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
+            "max_cost": 2, "spread": 1}
+#: ``SearchPolicy.counts``: decisions searched, worlds played, choices other than the
+#: efficiency bot's
+COUNTS = ("searched", "worlds", "changed")
+#: standard errors of a paired difference that separate two candidates
+Z = 1.5
+#: worlds are checked for separation every so many
+CHECK_EVERY = 8
+#: the most worlds of one decision (world ``r`` of turn ``t`` is keyed by ``t`` · this + ``r``)
+MAX_WORLDS = 1 << 20
+_SALT = np.uint64(0x7365617263680000)  # "search"
+
+#: one thread's buffers for the search (the engine's policy value for a search run): the
+#: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
+#: world's payoff per candidate and whether the seat won, the candidates' kinds, keys and
+#: costs, :data:`PARAMS`, and :data:`COUNTS` (for benchmarks)
+SearchPolicy = namedtuple("SearchPolicy", "world roll wall roll_wall rec pool payoffs won "
+                                          "cands keys costs params counts")
+
+
+def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_rollouts"],
+                  **params: int) -> SearchPolicy:
+    """Buffers for one thread's search over walls of ``wall_size`` tiles and records of
+    ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name)."""
+    if not 1 <= rollouts <= MAX_WORLDS:
+        raise ValueError(f"rollouts must be 1 to {MAX_WORLDS}, got {rollouts}")
+    values = {**DEFAULTS, **params, "max_rollouts": rollouts}
+    values["min_rollouts"] = min(values["min_rollouts"], rollouts)
+    n = values["candidates"]
+    return SearchPolicy(
+        world=new_state(), roll=new_state(), wall=np.zeros(wall_size, np.int8),
+        roll_wall=np.zeros(wall_size, np.int8), rec=np.zeros(rec_size, np.int32),
+        pool=np.zeros(wall_size, np.int64), payoffs=np.zeros((rollouts, n), np.float64),
+        won=np.zeros((rollouts, n), np.uint8),
+        cands=np.zeros(n, np.int64), keys=np.zeros(n, np.int64), costs=np.zeros(n, np.int64),
+        params=np.array([values[p] for p in PARAMS], np.int64),
+        counts=np.zeros(len(COUNTS), np.int64))
+
+
+@njit_borrowed
+def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
+    """The kind seat ``s`` discards (its key and cost left in its status): a search seat's
+    by rollouts where it has candidates, every other seat's by its own bot."""
+    if bots[s] != R.BOT_SEARCH:
+        return B.choose_discard(G, S, W, s, bots[s])
+    choice = B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
+    n = _candidates(P, W, choice)
+    if n < 2:
+        return choice
+    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n)
+    S.status[s, ST_KEY] = P.keys[best]
+    S.status[s, ST_COST] = P.costs[best]
+    return P.cands[best]
+
+
+@njit_borrowed
+def _candidates(P, W, choice):
+    """The efficiency ``choice`` and the next best discards by key (from its evaluation in
+    ``W``) within ``spread`` of its cost, into ``P.cands`` (with keys and costs); their
+    number, 1 where the choice is too far from ready to search."""
+    c0 = W.bases[choice]
+    P.cands[0], P.keys[0], P.costs[0] = choice, W.raw_keys[choice], c0
+    if c0 > P.params[MAX_COST]:
+        return 1
+    n = 1
+    while n < P.params[CANDIDATES]:
+        pick = -1
+        for d in range(34):
+            if W.keys[d] >= 1 << 40 or W.bases[d] > c0 + P.params[SPREAD]:
+                continue
+            taken = False
+            for c in range(n):
+                taken = taken or P.cands[c] == d
+            if not taken and (pick < 0 or W.keys[d] < W.keys[pick]):
+                pick = d
+        if pick < 0:
+            break
+        P.cands[n], P.keys[n], P.costs[n] = pick, W.raw_keys[pick], W.bases[pick]
+        n += 1
+    return n
+
+
+@njit_borrowed
+def _hidden(S, s, o):
+    """Whether seat ``o``'s concealed tiles are hidden from seat ``s``."""
+    return o != s and not S.status[o, ST_DECLARED] and not S.status[o, ST_LOCKED]
+
+
+@njit_borrowed
+def world(P, G, S, W, wall, bots, s, seed):
+    """Into ``P.world`` and ``P.wall``: the hand as seat ``s`` may imagine it, the tiles it
+    cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus tiles) dealt
+    anew from the shuffle keyed by ``seed``; the hidden seats' keys and readiness
+    re-evaluated (:func:`mjsim.game.engine.assess`)."""
+    X, pool = P.world, P.pool
+    copy_state(S, X)
+    copy_array(wall, P.wall)
+    lo, hi = S.pos[P_HEAD], S.pos[P_TAIL] - G.cfg[V.RESERVE]
+    n = 0
+    for o in range(4):
+        if _hidden(S, s, o):
+            for k in range(34):
+                for _ in range(S.concealed[o, k]):
+                    pool[n] = k
+                    n += 1
+    for j in range(lo, hi):
+        if not G.is_bonus[wall[j]]:
+            pool[n] = wall[j]
+            n += 1
+    for j in range(n - 1, 0, -1):
+        r = below_seeded(seed, j, j + 1)
+        pool[j], pool[r] = pool[r], pool[j]
+    m = 0
+    for o in range(4):
+        if _hidden(S, s, o):
+            X.concealed[o, :] = 0
+            for _ in range(S.concealed[o].sum()):
+                X.concealed[o, pool[m]] += 1
+                m += 1
+    for j in range(lo, hi):
+        if not G.is_bonus[wall[j]]:
+            P.wall[j] = np.int8(pool[m])
+            m += 1
+    for o in range(4):
+        if _hidden(S, s, o):
+            EN.assess(G, X, W, o, bots[o], np.int64(1))
+
+
+@njit_borrowed
+def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r):
+    """World ``r`` of this decision (keyed by the hand's dice seed, the turn and ``r``) and
+    each of the ``n`` candidates played out in it: seat ``s``'s net payment into
+    ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``."""
+    key = mix(np.uint64(dice_seed) ^ _SALT)
+    world(P, G, S, W, wall, bots, s, index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r))
+    for c in range(n):
+        copy_state(P.world, P.roll)
+        copy_array(P.wall, P.roll_wall)
+        copy_array(rec, P.rec)
+        EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s, P.cands[c])
+        P.payoffs[r, c] = P.rec[R.C_PAY + s]
+        won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
+        P.won[r, c] = 1 if won else 0
+
+
+@njit_borrowed
+def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
+    """Play the ``n`` candidates in the same worlds until they are separated (or at the
+    budget); the index of the candidate chosen."""
+    X = P.payoffs
+    r = 0
+    while r < P.params[MAX_ROLLOUTS]:
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
+        r += 1
+        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _separated(X, r, n):
+            break
+    best = _best(X, r, n)
+    if best != 0 and not _paired(X, r, best, 0) > Z:
+        best = 0
+    P.counts[0] += 1
+    P.counts[1] += r
+    P.counts[2] += best != 0
+    return best
+
+
+@njit_borrowed
+def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts):
+    """Every one of the ``n`` candidates in ``P.cands`` played out in the same ``rollouts``
+    worlds (:func:`play_world`; ``mjsim advise``)."""
+    for r in range(rollouts):
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
+
+
+@njit_borrowed
+def _best(X, r, n):
+    """The candidate with the highest mean payoff over the first ``r`` worlds."""
+    best = 0
+    top = X[:r, 0].sum()
+    for c in range(1, n):
+        total = X[:r, c].sum()
+        if total > top:
+            best, top = c, total
+    return best
+
+
+@njit_borrowed
+def _paired(X, r, a, b):
+    """The paired difference of candidates ``a`` and ``b`` over ``r`` worlds in standard
+    errors (±inf where every world gives the same difference; NaN where none differs, or
+    with one world only)."""
+    if r < 2:
+        return np.nan
+    mean = 0.0
+    for i in range(r):
+        mean += X[i, a] - X[i, b]
+    mean /= r
+    var = 0.0
+    for i in range(r):
+        var += (X[i, a] - X[i, b] - mean) ** 2
+    se = np.sqrt(var / (r - 1) / r)
+    if se == 0.0:
+        return np.inf if mean > 0 else np.nan if mean == 0 else -np.inf
+    return mean / se
+
+
+@njit_borrowed
+def _separated(X, r, n):
+    """Whether every candidate but the best is :data:`Z` standard errors below it, or equal
+    to it in every world."""
+    best = _best(X, r, n)
+    for c in range(n):
+        if c != best:
+            z = _paired(X, r, best, c)
+            if not np.isnan(z) and z <= Z:
+                return False
+    return True

@@ -1,0 +1,121 @@
+"""The search bot (mjsim.game.search): its worlds keep every tile and re-deal only what the
+seat cannot see, one candidate is exactly the efficiency bot, and searched hands are
+deterministic, independent of chunking, and pay zero in sum."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mjsim.game.play as play_mod
+from mjsim.game import engine as EN
+from mjsim.game import record as R
+from mjsim.game import values as V
+from mjsim.game.config import game_config
+from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
+from mjsim.game.search import search_policy, world
+from mjsim.game.state import (P_HEAD, P_TAIL, STATE, ST_COST, ST_DECLARED, copy_state, cost,
+                              new_scratch, new_state, reset_state)
+from mjsim.sim.walls import WallSpec, walls
+
+RULES = "changsha"
+SEARCH = "search:16,efficiency,efficiency,efficiency"
+N = 48  # hands: whole games of every rule set here
+
+
+def test_copy_state_copies_every_field():
+    rng = np.random.default_rng(0)
+    S, to = new_state(), new_state()
+    for name, _, _ in STATE:
+        field = getattr(S, name)
+        field[...] = rng.integers(0, 100, field.shape).astype(field.dtype)
+    copy_state(S, to)
+    for name, _, _ in STATE:
+        assert (getattr(to, name) == getattr(S, name)).all(), name
+
+
+def _dealt(rules: str, seed: int):
+    """A hand of ``rules`` as dealt (wall 0 of ``seed``), seat 2 declared."""
+    g = game_config(rules)
+    G = g.rules_arrays
+    wall = walls(WallSpec.from_rules(g.rules), seed, 0, 1)[0].copy()
+    S, W = new_state(), new_scratch()
+    reset_state(S, np.int64(0), np.int64(wall.size))
+    EN.deal(G, S, W, wall, np.int64(0))
+    S.status[2, ST_DECLARED] = 1
+    return G, S, W, wall
+
+
+@pytest.mark.parametrize("rules", ["changsha", "caishen16", "hongzhong112"])
+def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
+    G, S, W, wall = _dealt(rules, 5)
+    P = search_policy(wall.size, len(columns(rules)))
+    bots = np.zeros(4, np.int64)
+    lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
+    live = np.zeros(len(wall), bool)
+    live[lo:hi] = True
+    live &= ~G.is_bonus[wall.astype(np.int64)].astype(bool)
+    before = S.concealed.copy()
+    worlds = []
+    for seed in (1, 2, 1):
+        world(P, G, S, W, wall, bots, np.int64(0), np.uint64(seed))
+        X = P.world
+        assert (S.concealed == before).all()  # the real hand is untouched
+        for s in (0, 2):  # the seat's own tiles and a declared seat's stay
+            assert (X.concealed[s] == before[s]).all()
+        for s in (1, 3):
+            assert X.concealed[s].sum() == before[s].sum()
+        assert (P.wall[~live] == wall[~live]).all()  # bonus tiles, the reserve, the dealt
+        hidden = before[1] + before[3] + np.bincount(wall[live], minlength=34)[:34]
+        again = X.concealed[1] + X.concealed[3] + np.bincount(P.wall[live], minlength=34)[:34]
+        assert (again == hidden).all()  # every tile kept, no fifth copy
+        for s in (1, 3):
+            assert X.status[s, ST_COST] == cost(G, X, W, np.int64(s), X.concealed[s])
+        worlds.append((X.concealed.copy(), P.wall.copy()))
+    assert (worlds[0][0] == worlds[2][0]).all() and (worlds[0][1] == worlds[2][1]).all()
+    assert not (worlds[0][1] == worlds[1][1]).all()
+
+
+def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
+    want = play_rows(RULES, 7, 0, N, "efficiency")
+    one = lambda names, wall_size, rec_size: search_policy(wall_size, rec_size, 16,
+                                                           candidates=1)
+    monkeypatch.setattr(play_mod, "_policy", one)
+    assert (play_rows(RULES, 7, 0, N, SEARCH) == want).all()
+
+
+@pytest.fixture(scope="module")
+def searched():
+    return play_rows(RULES, 7, 0, N, SEARCH)
+
+
+def test_search_changes_some_discards(searched):
+    plain = play_rows(RULES, 7, 0, N, "efficiency")
+    assert (searched != plain).any(axis=1).sum() > 0
+
+
+def test_searched_hands_are_deterministic_and_chunk_free(searched):
+    length = game_config(RULES).game_length
+    assert (play_rows(RULES, 7, 0, N, SEARCH) == searched).all()
+    half = N // 2 - (N // 2) % length
+    parts = np.vstack([play_rows(RULES, 7, 0, half, SEARCH),
+                       play_rows(RULES, 7, half, N - half, SEARCH)])
+    assert (parts == searched).all()
+
+
+def test_searched_payments_sum_to_zero(searched):
+    cols = columns(RULES)
+    pays = searched[:, [cols.index(f"pay_{s}") for s in range(4)]]
+    assert (pays.sum(axis=1) == 0).all()
+    assert (searched[:, R.C_OUTCOME] <= R.OUT_QISHOU_END).all()
+
+
+def test_search_budgets_in_the_lineup():
+    assert parse_bots("search")[0] == "search"
+    assert with_rollouts("search,efficiency,efficiency,efficiency", 32)[0] == "search:32"
+    with pytest.raises(ValueError, match="one search budget per line-up"):
+        parse_bots("search:8,search:16,efficiency,efficiency")
+    with pytest.raises(ValueError, match="unknown bot 'value:3'"):
+        parse_bots("value:3")
+    with pytest.raises(ValueError, match="from 1 to 4096"):
+        parse_bots("search:x,efficiency,efficiency,efficiency")
