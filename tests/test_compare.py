@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
+from mjsim.game import record as R
 from mjsim.game.play import play_frame
 from mjsim.rules import RulesError, load_rules
 from mjsim.sim.compare import Variant, check_variants, parse_variant, run_compare, sweep_variants
@@ -127,6 +128,18 @@ def test_metrics_agree_with_play_summary():
         assert r[f"win_kind.{k}"] == pytest.approx(e["p"] if e else 0)
     assert r["payment.receipt"] == pytest.approx(s["payments"]["winner_receipt"]["mean"])
     assert math.sqrt(r["payment.sd"]) == pytest.approx(s["payments"]["per_seat"]["sd"], rel=1e-3)
+    # how each bot plays, counted from the records by hand
+    seats = {"efficiency": [0, 3], "value": [1], "cautious": [2]}
+    won = df["outcome"].to_numpy() == R.OUT_WIN
+    self_drawn = np.isin(df["win_kind"].to_numpy(), R.SELF_DRAWN)
+    for bot, ss in seats.items():
+        wins = np.array([won & ((df["winners"].to_numpy() >> s) & 1 == 1) for s in ss])
+        big = np.array([df[f"patterns_{s}"].to_numpy() != 0 for s in ss])
+        deal_in = sum((won & (df["discarder"].to_numpy() == s)).sum() for s in ss)
+        assert r[f"play.{bot}.win"] == pytest.approx(wins.sum() / (len(df) * len(ss)))
+        assert r[f"play.{bot}.deal_in"] == pytest.approx(deal_in / (len(df) * len(ss)))
+        assert r[f"play.{bot}.self_drawn"] == pytest.approx((wins & self_drawn).sum() / wins.sum())
+        assert r[f"play.{bot}.big_win"] == pytest.approx((wins & big).sum() / wins.sum())
 
 
 @pytest.fixture(scope="module")

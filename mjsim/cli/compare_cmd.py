@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ..game.play import parse_bots
+from ..game.play import with_rollouts
 from ..rules import RulesError
 from ..sim import executor
 from ..sim.compare import (
@@ -26,7 +26,7 @@ from .output import (
     user_errors,
     write_resumable,
 )
-from .play_cmd import BOTS_HELP
+from .play_cmd import BOTS_HELP, SEARCH_ROLLOUTS
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 VARIANT_HELP = ("A variant: 'name: option=value [option=value ...]' (repeatable), e.g. "
@@ -94,6 +94,7 @@ def compare_cmd(
                                                          "--precision)."),
         seed: int = SEED,
         bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
+        search_rollouts: int | None = SEARCH_ROLLOUTS,
         precision: float | None = typer.Option(None, "--precision",
                                                help="Play until this 95% half-width of "
                                                     "--metric's difference (or --max-hands)."),
@@ -125,7 +126,7 @@ def compare_cmd(
         variants += sweep_variants(sweep, base)
     if not variants:
         raise RulesError("give at least one --variant 'name: option=value' or a --sweep")
-    lineup = parse_bots(bots)
+    lineup = with_rollouts(bots, search_rollouts)
     progress = not (quiet or json)
     if report is not None:
         report.mkdir(parents=True, exist_ok=True)  # an unwritable folder fails before playing

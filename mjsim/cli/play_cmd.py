@@ -10,7 +10,8 @@ import pandas as pd
 import typer
 from rich.table import Table
 
-from ..game.play import columns, parse_bots, play_frame
+from ..game.play import columns, play_frame, with_rollouts
+from ..game.policy import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..sim.executor import cluster
 from ..sim.games import DEFAULT_CHUNK, iter_games, write_games
@@ -26,7 +27,12 @@ from .output import (
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 BOTS_HELP = ("Bots for seats 0-3, e.g. efficiency,value,cautious,efficiency, or one name for "
-             "all four (efficiency, value, cautious).")
+             "all four (efficiency, value, cautious, search; search:N plays N worlds a "
+             "decision).")
+SEARCH_ROLLOUTS = typer.Option(None, "--search-rollouts", min=1, max=MAX_ROLLOUTS,
+                               help=f"Worlds a search seat plays out per discard, at most "
+                                    f"(default {DEFAULT_ROLLOUTS}); sets every search "
+                                    f"seat's budget.")
 
 
 def _pm(e: dict[str, Any] | None, digits: int = 3) -> str:
@@ -144,6 +150,7 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
                                                  "when each seat became ready, its waits and "
                                                  "their shape) in the --out records; about a "
                                                  "fifth slower."),
+             search_rollouts: int | None = SEARCH_ROLLOUTS,
              quiet: bool = QUIET, json: bool = JSON) -> None:
     """Play hands with bots and summarise expected scores per seat and per bot.
 
@@ -151,7 +158,7 @@ def play_cmd(rules: str = RULES, settings: list[str] = SET,
     records are written as Parquet parts; an interrupted run resumes when run again.
     """
     rs = rules_from(rules, settings)
-    lineup = parse_bots(bots)
+    lineup = with_rollouts(bots, search_rollouts)
     frame = played(rs, n, seed, lineup, out, chunk, scheduler, not (quiet or json),
                    summary_columns(columns(rs)), readiness)
     summary = play_summary(frame, rs.id, rs.options_hash, seed, lineup)

@@ -50,6 +50,14 @@ class Metric(NamedTuple):
         return self.key.split(".", 1)[0]
 
 
+#: how each bot plays, where a line-up has several (``play.<bot>.<name>``): its seats' wins
+#: and deal-ins per seat-hand, the self-drawn and patterned shares of its wins
+PLAY = (("win", "wins (per seat-hand)", "胡牌率"),
+        ("deal_in", "deals in (per seat-hand)", "放铳率"),
+        ("self_drawn", "self-drawn share of its wins", "自摸占其胡牌"),
+        ("big_win", "big-win share of its wins", "大胡占其胡牌"))
+
+
 #: quantiles of a seat's net score per hand (bootstrapped), in percent, and the largest loss
 QUANTILES = (1, 5, 50, 95, 99)
 
@@ -76,6 +84,8 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
     if len(distinct) > 1:
         out += [Metric(f"mean_score.bot_{b}", f"mean score of bot {b}", f"{b} 平均得分", "score")
                 for b in distinct]
+        out += [Metric(f"play.{b}.{name}", f"{b}: {label}", f"{b} {zh}", "rate")
+                for b in distinct for name, label, zh in PLAY]
     out += [
         Metric("rate.win", "someone wins", "有人胡牌", "rate"),
         Metric("rate.draw", "drawn hand", "流局", "rate"),
@@ -208,9 +218,18 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
     }
     for s in SEATS:
         columns[f"mean_score.seat_{s}"] = (pay[:, s], ones)
+    discarder = df["discarder"].to_numpy()
     for b in dict.fromkeys(bots):
-        columns[f"mean_score.bot_{b}"] = (pay[:, [s for s in SEATS if bots[s] == b]].mean(axis=1),
-                                          ones)
+        seats = [s for s in SEATS if bots[s] == b]
+        columns[f"mean_score.bot_{b}"] = (pay[:, seats].mean(axis=1), ones)
+        wins = winners[:, seats]
+        n_wins = wins.sum(axis=1).astype(np.float64)
+        columns[f"play.{b}.win"] = (n_wins, ones * len(seats))
+        columns[f"play.{b}.deal_in"] = (won * np.isin(discarder, seats), ones * len(seats))
+        columns[f"play.{b}.self_drawn"] = ((wins & np.isin(kind, SELF_DRAWN)[:, None])
+                                           .sum(axis=1).astype(np.float64), n_wins)
+        columns[f"play.{b}.big_win"] = ((wins & (patterns[:, seats] != 0)).sum(axis=1)
+                                        .astype(np.float64), n_wins)
     for k, name in enumerate(WIN_KINDS):
         columns[f"win_kind.{name}"] = (won * (kind == k), won)
     for bit, p in enumerate(g.patterns):  # bit b of patterns_<seat>: the model's pattern b
