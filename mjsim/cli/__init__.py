@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd, waits_cmd
+from . import advise_cmd, compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd, waits_cmd
 
 app = typer.Typer(
     name="mjsim",
@@ -25,6 +25,7 @@ study_cmd.register(app)
 play_cmd.register(app)
 compare_cmd.register(app)
 waits_cmd.register(app)
+advise_cmd.register(app)
 
 
 def _version(value: bool) -> None:

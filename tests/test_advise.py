@@ -1,0 +1,91 @@
+"""``mjsim advise``: the rankings RULES.md's examples imply, agreement with ten times the
+worlds, the position it builds, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.game.advise import advise, position
+from mjsim.game.state import P_HEAD, P_TAIL
+from mjsim.notation import parse_hand
+from mjsim.rules import load_rules
+
+runner = CliRunner()
+#: §2.4.1: 将一色 needs every tile of rank 2, 5 or 8 — the lone 9m must go
+JIANG = "2258m2588p22558s9m"
+
+
+def test_all_258_keeps_the_258s():
+    rows = advise("changsha", JIANG, rollouts=200, seed=3)["discards"]
+    assert rows[0]["tile"] == "9m" and rows[0]["shanten"] == 0
+    assert rows[0]["efficiency_choice"]
+    for r in rows[1:]:  # every other discard is worse, by its paired interval
+        assert r["vs_efficiency"]["ci"][1] < 0, r["tile"]
+
+
+def test_caishen_honours_first_is_the_only_choice():
+    """§3.4: a lone honour must be discarded (the 财神 kind is exempt)."""
+    for seed in range(4):
+        doc = advise("caishen16", "123m456m789p111s22s45p3z", rollouts=8, seed=seed)
+        if "3z" not in doc["wild"]:
+            assert [r["tile"] for r in doc["discards"]] == ["3z"]
+            return
+    pytest.fail("3z was the 财神 kind in every seed tried")
+
+
+def test_ten_times_the_worlds_agree():
+    few = {r["tile"]: r for r in advise("changsha", "123m456p789s22m357s", rollouts=60,
+                                        seed=1)["discards"]}
+    many = {r["tile"]: r for r in advise("changsha", "123m456p789s22m357s", rollouts=600,
+                                         seed=2)["discards"]}
+    assert few.keys() == many.keys()
+    for tile, a in few.items():
+        b = many[tile]
+        assert abs(a["mean"] - b["mean"]) <= 4 * np.hypot(a["se"], b["se"]) + 1e-9, tile
+
+
+def test_the_position_keeps_every_tile():
+    rules = load_rules("hongzhong112")
+    hand = parse_hand("[555p] 123m456p78s99m1s", rules)
+    seen = np.zeros(34, np.int64)
+    seen[[0, 8, 33]] = 1
+    G, S, W, wall = position(rules, hand, seen, None, 1, 0, 5)
+    assert (S.concealed[1] == hand.counts).all() and S.n_melds[1] == 1
+    assert S.pos[P_HEAD] < S.pos[P_TAIL]
+    for o in (0, 2, 3):
+        assert S.concealed[o].sum() == rules.hand_size
+    live = [wall[j] for j in range(S.pos[P_HEAD], len(wall))]
+    total = S.concealed.sum(axis=0) + S.melded.sum(axis=0) + S.discards.sum(axis=0)
+    total = total + np.bincount(live, minlength=34)[:34]
+    assert (total <= 4).all()  # no fifth copy anywhere
+
+
+@pytest.mark.parametrize("args, message", [
+    (["123m456p789s22m35s"], "must hold 14 concealed tiles"),
+    (["123m456p789s22m357s", "--seen", "2m2m3m"], "5 copies of 2m"),
+    (["123m456p789s22m357s", "--seen", "1z"], "changsha has 0"),
+    (["123m456p789s22m357s", "--rollouts", "1"], "rollouts"),
+    (["123m456p789s22m357s", "--seat", "5"], "seat"),
+    (["123m456p789s22m357s", "--rules", "nope"], "nope"),
+])
+def test_bad_input_is_one_line(args, message):
+    result = runner.invoke(app, ["advise", *args])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) <= 2
+
+
+def test_cli_json_and_chart(tmp_path):
+    png = tmp_path / "advise.png"
+    result = runner.invoke(app, ["advise", JIANG, "--rollouts", "16", "--json",
+                                 "--chart", str(png)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["rules"] == "changsha" and doc["discards"][0]["tile"] == "9m"
+    assert png.stat().st_size > 1000
+    table = runner.invoke(app, ["advise", JIANG, "--rollouts", "16"], env={"COLUMNS": "160"})
+    assert table.exit_code == 0 and "9m *" in table.output and "efficiency" in table.output
