@@ -1,0 +1,124 @@
+"""The search bot against the efficiency bot: its gain a hand, paired, and its speed.
+
+Run: ``.venv/bin/python benchmarks/bench_search.py [--rules changsha,hongzhong112,…]
+[--n 2000] [--rollouts 64] [--seed 1]``. For each rule set, the same ``n`` hands (walls and
+dice) are played five times: by four efficiency bots, and with one search bot in each
+seat in turn (the four seatings). A hand's gain is the search seat's net score less the
+efficiency bot's in that seat on the same hand, averaged over the four seatings; its
+standard error is by game (the games are the independent units), beside the s.e. the
+same number of unpaired hands would give (the pairing's gain). Printed per rule set: the
+gain with its 95% interval, the search seats' win, deal-in and self-drawn rates against
+the efficiency seats', hands per second with one search seat (numba's threads), the
+decisions searched per hand, worlds per decision, the share of them that left the
+efficiency choice, and the run time per searched decision (all threads; × threads for
+one core's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+import mjsim.game.play as play_mod
+from mjsim.game import record as R
+from mjsim.game.play import columns, game_length, play_rows
+from mjsim.game.search import COUNTS
+from machine import print_machine
+
+Z95 = 1.959963984540054
+
+
+def lineup(seat: int, rollouts: int) -> str:
+    return ",".join(f"search:{rollouts}" if s == seat else "efficiency" for s in range(4))
+
+
+def counted_rows(rules: str, seed: int, n: int, bots: str) -> tuple[np.ndarray, np.ndarray]:
+    """``play_rows`` and the search's counts summed over the threads' policies."""
+    made = []
+    policy = play_mod._policy
+
+    def counting(*args):
+        made.append(policy(*args))
+        return made[-1]
+
+    play_mod._policy = counting
+    try:
+        rows = play_rows(rules, seed, 0, n, bots)
+    finally:
+        play_mod._policy = policy
+    return rows, sum(p.counts for p in made if hasattr(p, "counts"))
+
+
+def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
+    """Mean a hand and its standard error with games as the units."""
+    games = x[: len(x) // length * length].reshape(-1, length).sum(axis=1)
+    mean = games.sum() / (len(games) * length)
+    se = games.std(ddof=1) / np.sqrt(len(games)) / length
+    return float(mean), float(se)
+
+
+def study(rules: str, n: int, rollouts: int, seed: int) -> None:
+    cols = columns(rules)
+    pay = [cols.index(f"pay_{s}") for s in range(4)]
+    length = game_length(rules)
+    base = play_rows(rules, seed, 0, n, "efficiency")
+    gains, seconds, counts = [], 0.0, np.zeros(len(COUNTS), np.int64)
+    rates = {"search": np.zeros(3), "efficiency": np.zeros(3)}
+    play_rows(rules, seed, 0, length, lineup(0, rollouts))  # compile or load
+    for seat in range(4):
+        start = time.perf_counter()
+        rows, c = counted_rows(rules, seed, n, lineup(seat, rollouts))
+        seconds += time.perf_counter() - start
+        counts += c
+        gains.append(rows[:, pay[seat]].astype(float) - base[:, pay[seat]])
+        won = rows[:, R.C_OUTCOME] == R.OUT_WIN
+        wins = (rows[:, R.C_WINNERS] >> seat) & 1 == 1
+        self_drawn = np.isin(rows[:, R.C_WIN_KIND], R.SELF_DRAWN)
+        rates["search"] += [wins.mean(), (won & (rows[:, R.C_DISCARDER] == seat)).mean(),
+                            (wins & self_drawn).sum() / max(wins.sum(), 1)]
+        bwins = (base[:, R.C_WINNERS] >> seat) & 1 == 1
+        bwon = base[:, R.C_OUTCOME] == R.OUT_WIN
+        rates["efficiency"] += [bwins.mean(), (bwon & (base[:, R.C_DISCARDER] == seat)).mean(),
+                                (bwins & np.isin(base[:, R.C_WIN_KIND], R.SELF_DRAWN)).sum()
+                                / max(bwins.sum(), 1)]
+    gain = np.mean(gains, axis=0)
+    mean, se = by_game(gain, length)
+    # unpaired: the search seat's scores and the efficiency seat's, as independent samples
+    searched = np.mean([g + base[:, pay[s]] for s, g in enumerate(gains)], axis=0)
+    plain = np.mean([base[:, pay[s]] for s in range(4)], axis=0)
+    se_unpaired = np.hypot(by_game(searched.astype(float), length)[1],
+                           by_game(plain.astype(float), length)[1])
+    print(f"{rules}: gain of a search seat {mean:+.3f} a hand, s.e. {se:.3f}, 95% "
+          f"[{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}] (unpaired s.e. {se_unpaired:.3f}: "
+          f"pairing x{(se_unpaired / se) ** 2 if se else float('inf'):.1f} fewer hands)")
+    for who, r in rates.items():
+        print(f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
+              f"self-drawn {100 * r[2] / 4:.1f}% of wins")
+    searched_n, worlds, changed = counts
+    threads = numba.get_num_threads()
+    print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
+          f"{searched_n / (4 * n):.2f} searched decisions a hand, "
+          f"{worlds / max(searched_n, 1):.1f} worlds each, {100 * changed / max(searched_n, 1):.1f}% "
+          f"changed; {1000 * seconds / max(searched_n, 1):.1f} ms of run time a searched "
+          f"decision (x{threads} threads: {1000 * seconds * threads / max(searched_n, 1):.1f} "
+          f"ms of one core, an upper bound: it includes the hands' own play)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="changsha,shanghai_qhp,hongzhong112")
+    parser.add_argument("--n", type=int, default=2000, help="hands (whole games are used)")
+    parser.add_argument("--rollouts", type=int, default=64, help="worlds a decision, at most")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print_machine()
+    print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision")
+    for rules in args.rules.split(","):
+        study(rules.strip(), args.n, args.rollouts, args.seed)
+
+
+if __name__ == "__main__":
+    main()
