@@ -8,7 +8,9 @@ child's peak memory. The game engine compiles once per scoring model: ``game (R)
 engine of R's model alone, and ``game (caishen16) after changsha`` plays caishen16 in a new
 process after a first one compiled the Changsha engine into the same cache — what a second
 model costs (only its own engine). ``game (dingque) after generic``: a rule set of a model
-already compiled costs nothing.
+already compiled costs nothing. ``search (changsha) after changsha``: a line-up with a search
+seat after the heuristic engine is cached — the search and the hand loop compiled once more
+for its policy (:mod:`mjsim.game.policy`).
 """
 
 from __future__ import annotations
@@ -27,12 +29,18 @@ _PLAY = """
     t = time.perf_counter()
     play_rows({!r}, 0, 0, 16, "efficiency,value,cautious,efficiency")
 """
+_SEARCH = """
+    from mjsim.game.play import play_rows
+    t = time.perf_counter()
+    play_rows({!r}, 0, 0, 16, "search:8,efficiency,efficiency,efficiency")
+"""
 #: name -> the code of each child, in order (the last one's timed part is reported)
 ENTRIES = {
     **{f"game ({r})": (_PLAY.format(r),)
        for r in ("changsha", "generic", "shanghai_qhp", "caishen16", "hongzhong112")},
     "game (caishen16) after changsha": (_PLAY.format("changsha"), _PLAY.format("caishen16")),
     "game (dingque) after generic": (_PLAY.format("generic"), _PLAY.format("dingque")),
+    "search (changsha) after changsha": (_PLAY.format("changsha"), _SEARCH.format("changsha")),
     "shanten batch": ("""
         import numpy as np, mjsim
         hands = np.zeros((4, 34), np.uint8); hands[:, :13] = 1

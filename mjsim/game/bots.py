@@ -101,7 +101,7 @@ def _relevant(counts, t):
 
 
 @njit_borrowed
-def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
+def tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
     """What one more tile does to ``counts`` (families: the first ``n_fams`` of ``W.close``).
 
     With ``d`` < 0 (the 14 tiles): mark in ``W.improvers`` the kinds near them that bring
@@ -147,7 +147,7 @@ def _tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
 
 
 @njit_borrowed
-def _close_families(G, W, best):
+def close_families(G, W, best):
     """The scoring families whose cost (left in ``W.per_family`` for 14 tiles) is at most
     ``best``: the only ones that can reach ``best`` after a discard or drop below it after
     a draw, since one tile moves a family's cost by at most one. The rows are copied into
@@ -283,7 +283,7 @@ def choose_discard(G, S, W, s, bot):
     # far from ready (fold_from; 0: never) it gives up speed for safety
     fold = threat != 0 and G.cfg[V.FOLD_FROM] > 0 and c14 >= G.cfg[V.FOLD_FROM]
     floor = c14 if c14 > 1 else 1
-    n_fams = _close_families(G, W, floor)
+    n_fams = close_families(G, W, floor)
     # only the families that can reach the best cost decide ties, unless every key counts
     exact_keys = bot == R.BOT_VALUE or threat != 0
     fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close[:], n_fams)
@@ -325,7 +325,7 @@ def choose_discard(G, S, W, s, bot):
     elif n_tied > 1:
         if exact_keys:
             cost(G, S, W, s, counts)
-            n_fams = _close_families(G, W, bases[choice])
+            n_fams = close_families(G, W, bases[choice])
         # the improving kinds of the 14 tiles (d = −1), then the most live improving tiles
         most = np.int64(-1)
         base = bases[choice]
@@ -335,7 +335,7 @@ def choose_discard(G, S, W, s, bot):
                     continue
                 counts[d] -= 1
                 base = bases[d]
-            u = _tile_scan(G, S, W, s, counts, n_fams, base, most, np.int64(d), c14)
+            u = tile_scan(G, S, W, s, counts, n_fams, base, most, np.int64(d), c14)
             if d >= 0:
                 counts[d] += 1
                 if u > most:

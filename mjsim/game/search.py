@@ -2,8 +2,9 @@
 
 At a discard of a ``search`` seat whose efficiency choice leaves it at most
 ``max_cost`` − 1 from ready (default: ready or one tile from it), the candidates are that
-choice and the next best discards by the efficiency bot's key whose cost is at most
-``spread`` above it (up to ``candidates`` in all). Each is played out in sampled worlds:
+choice and the next best discards whose cost is at most ``spread`` above it — the lowest
+cost first, then the most live improving tiles, as the efficiency bot ranks them — up to
+``candidates`` in all. Each is played out in sampled worlds:
 
 - **a world** keeps what the seat sees — its own tiles, every meld, discard and revealed
   tile, a declared or locked seat's hand (which the rules make public enough to act on) —
@@ -43,8 +44,8 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .policy import DEFAULT_ROLLOUTS
-from .state import (P_HEAD, P_TAIL, P_TURNS, ST_DECLARED, ST_KEY, ST_COST, ST_LOCKED,
-                    copy_array, copy_state, new_state)
+from .state import (P_HEAD, P_TAIL, P_TURNS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
+                    copy_array, copy_state, cost, new_state)
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
@@ -66,9 +67,11 @@ _SALT = np.uint64(0x7365617263680000)  # "search"
 #: one thread's buffers for the search (the engine's policy value for a search run): the
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
 #: world's payoff per candidate and whether the seat won, the candidates' kinds, keys and
-#: costs, :data:`PARAMS`, and :data:`COUNTS` (for benchmarks)
+#: costs, every discard's key (−1: not allowed), cost and live improving tiles (candidate
+#: selection), :data:`PARAMS`, and :data:`COUNTS` (for benchmarks)
 SearchPolicy = namedtuple("SearchPolicy", "world roll wall roll_wall rec pool payoffs won "
-                                          "cands keys costs params counts")
+                                          "cands keys costs all_keys all_costs live params "
+                                          "counts")
 
 
 def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_rollouts"],
@@ -86,6 +89,8 @@ def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_r
         pool=np.zeros(wall_size, np.int64), payoffs=np.zeros((rollouts, n), np.float64),
         won=np.zeros((rollouts, n), np.uint8),
         cands=np.zeros(n, np.int64), keys=np.zeros(n, np.int64), costs=np.zeros(n, np.int64),
+        all_keys=np.zeros(34, np.int64), all_costs=np.zeros(34, np.int64),
+        live=np.zeros(34, np.int64),
         params=np.array([values[p] for p in PARAMS], np.int64),
         counts=np.zeros(len(COUNTS), np.int64))
 
@@ -97,7 +102,7 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     if bots[s] != R.BOT_SEARCH:
         return B.choose_discard(G, S, W, s, bots[s])
     choice = B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
-    n = _candidates(P, W, choice)
+    n = _candidates(P, G, S, W, s, choice)
     if n < 2:
         return choice
     best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n)
@@ -107,29 +112,42 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 
 
 @njit_borrowed
-def _candidates(P, W, choice):
-    """The efficiency ``choice`` and the next best discards by key (from its evaluation in
-    ``W``) within ``spread`` of its cost, into ``P.cands`` (with keys and costs); their
-    number, 1 where the choice is too far from ready to search."""
+def _candidates(P, G, S, W, s, choice):
+    """The efficiency ``choice`` and the next best discards within ``spread`` of its cost
+    (from its evaluation in ``W``: the lowest cost, then the most live improving tiles),
+    into ``P.cands`` with their keys and costs; their number, 1 where the choice is too far
+    from ready to search."""
     c0 = W.bases[choice]
     P.cands[0], P.keys[0], P.costs[0] = choice, W.raw_keys[choice], c0
     if c0 > P.params[MAX_COST]:
         return 1
+    counts = S.concealed[s]
+    for d in range(34):  # the keys and costs of the evaluation, before tile_scan uses W
+        P.all_keys[d] = W.raw_keys[d] if W.keys[d] < 1 << 40 else -1
+        P.all_costs[d] = W.bases[d]
     n = 1
-    while n < P.params[CANDIDATES]:
-        pick = -1
+    for level in range(c0, c0 + P.params[SPREAD] + 1):
+        c14 = cost(G, S, W, s, counts)  # each family's cost of the 14 tiles, in W
+        n_fams = B.close_families(G, W, level)
+        B.tile_scan(G, S, W, s, counts, n_fams, level, np.int64(-1), np.int64(-1), c14)
         for d in range(34):
-            if W.keys[d] >= 1 << 40 or W.bases[d] > c0 + P.params[SPREAD]:
+            P.live[d] = -1
+            if P.all_keys[d] < 0 or P.all_costs[d] != level or d == choice:
                 continue
-            taken = False
-            for c in range(n):
-                taken = taken or P.cands[c] == d
-            if not taken and (pick < 0 or W.keys[d] < W.keys[pick]):
-                pick = d
-        if pick < 0:
-            break
-        P.cands[n], P.keys[n], P.costs[n] = pick, W.raw_keys[pick], W.bases[pick]
-        n += 1
+            counts[d] -= 1
+            P.live[d] = B.tile_scan(G, S, W, s, counts, n_fams, level, np.int64(-1),
+                                    np.int64(d), c14)
+            counts[d] += 1
+        while n < P.params[CANDIDATES]:
+            pick = -1
+            for d in range(34):
+                if P.live[d] >= 0 and (pick < 0 or P.live[d] > P.live[pick]):
+                    pick = d
+            if pick < 0:
+                break
+            P.live[pick] = -1
+            P.cands[n], P.keys[n], P.costs[n] = pick, P.all_keys[pick], P.all_costs[pick]
+            n += 1
     return n
 
 
@@ -201,7 +219,7 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
     """Play the ``n`` candidates in the same worlds until they are separated (or at the
     budget); the index of the candidate chosen."""
     X = P.payoffs
-    r = 0
+    r = np.int64(0)
     while r < P.params[MAX_ROLLOUTS]:
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
         r += 1

@@ -209,9 +209,10 @@ def reset_state(S, dealer, size):
     S.model[:] = 0
 
 
-@njit_borrowed
+@njit_inline
 def copy_array(a, b):
-    """Array ``a`` into ``b`` of its shape (an array assignment would need numba's runtime)."""
+    """Array ``a`` into ``b`` of its shape (an array assignment would need numba's runtime;
+    inlined: it is typed for each field's array type)."""
     for i in np.ndindex(a.shape):
         b[i] = a[i]
 
