@@ -40,16 +40,21 @@ _ENGINE = ("from mjsim.game.play import play_rows; "
 #: kernels 90 s, changsha 64 s, generic 60 s, shanghai_qhp 50 s, caishen16 49 s,
 #: hongzhong112 45 s). The first engine compiles the engine's shanten kernel
 #: (state.kernel_trials, shared by every model) while the kernels job runs beside it, so
-#: the later engines load it instead of compiling it again.
+#: the later engines load it instead of compiling it again. The Changsha and 财神 jobs then
+#: compile what the search bot and ``mjsim advise`` add to their engines (tests/test_search.py,
+#: tests/test_advise.py).
+_ADVISE = "; from mjsim.game.advise import advise; advise({!r}, {!r}, rollouts=2)"
 JOBS = (
     "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
     "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
     "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic'); "
     "mjsim.ukeire('123m456p789s11223z')",
-    _ENGINE.format("changsha"),
+    _ENGINE.format("changsha")
+    + "; play_rows('changsha', 0, 0, 16, 'search:16,efficiency,efficiency,efficiency')"
+    + _ADVISE.format("changsha", "2258m2588p22558s9m"),
     _ENGINE.format("generic"),
     _ENGINE.format("shanghai_qhp"),
-    _ENGINE.format("caishen16"),
+    _ENGINE.format("caishen16") + _ADVISE.format("caishen16", "123m456m789p111s22s45p3z"),
     _ENGINE.format("hongzhong112"),
 )
 
