@@ -50,8 +50,8 @@ def test_ten_times_the_worlds_agree():
 
 
 def test_the_position_keeps_every_tile():
-    rules = load_rules("hongzhong112")
-    hand = parse_hand("[555p] 123m456p78s99m1s", rules)
+    rules = load_rules("caishen16")
+    hand = parse_hand("[555p] 123m456p78s99m1s23s", rules)
     seen = np.zeros(34, np.int64)
     seen[[0, 8, 33]] = 1
     G, S, W, wall = position(rules, hand, seen, None, 1, 0, 5)

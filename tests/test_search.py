@@ -46,7 +46,7 @@ def _dealt(rules: str, seed: int):
     return G, S, W, wall
 
 
-@pytest.mark.parametrize("rules", ["changsha", "caishen16", "hongzhong112"])
+@pytest.mark.parametrize("rules", ["changsha", "caishen16"])  # their worlds warmed (conftest)
 def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
     G, S, W, wall = _dealt(rules, 5)
     P = search_policy(wall.size, len(columns(rules)))

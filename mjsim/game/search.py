@@ -226,7 +226,7 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
         if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _separated(X, r, n):
             break
     best = _best(X, r, n)
-    if best != 0 and not _paired(X, r, best, 0) > Z:
+    if best != 0 and not _paired(X, r, best, np.int64(0)) > Z:
         best = 0
     P.counts[0] += 1
     P.counts[1] += r
