@@ -1,7 +1,7 @@
 """The search bot against the efficiency bot: its gain a hand, paired, and its speed.
 
 Run: ``.venv/bin/python benchmarks/bench_search.py [--rules changsha,hongzhong112,…]
-[--n 2000] [--rollouts 64] [--seed 1]``. For each rule set, the same ``n`` hands (walls and
+[--n 2000] [--rollouts 64] [--seed 1] [--trace HANDS --trace-worlds 1024]``. For each rule set, the same ``n`` hands (walls and
 dice) are played five times: by four efficiency bots, and with one search bot in each
 seat in turn (the four seatings). A hand's gain is the search seat's net score less the
 efficiency bot's in that seat on the same hand, averaged over the four seatings; its
@@ -12,6 +12,11 @@ the efficiency seats', hands per second with one search seat (numba's threads), 
 decisions searched per hand, worlds per decision, the share of them that left the
 efficiency choice, and the run time per searched decision (all threads; × threads for
 one core's).
+
+``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
+every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
+printed: the share of alternatives to the efficiency choice that are 2 and 3 standard
+errors better or worse, and the paired difference's quantiles — the room the search has.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, play_rows
-from mjsim.game.search import COUNTS
+from mjsim.game.search import COUNTS, TRACE, search_policy
 from machine import print_machine
 
 Z95 = 1.959963984540054
@@ -50,6 +55,44 @@ def counted_rows(rules: str, seed: int, n: int, bots: str) -> tuple[np.ndarray, 
     finally:
         play_mod._policy = policy
     return rows, sum(p.counts for p in made if hasattr(p, "counts"))
+
+
+def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
+    """The :data:`TRACE` of every decision of one search seat over ``hands`` hands, each
+    candidate played in ``worlds`` worlds: (decisions, candidates, TRACE)."""
+    made = []
+    policy = play_mod._policy
+
+    def tracing(names, wall_size, rec_size):
+        made.append(search_policy(wall_size, rec_size, worlds, trace=100_000,
+                                  min_rollouts=worlds))
+        return made[-1]
+
+    play_mod._policy = tracing
+    try:
+        play_rows(rules, seed, 0, hands, lineup(0, worlds))
+    finally:
+        play_mod._policy = policy
+    return np.concatenate([p.trace[: p.counts[0]] for p in made])
+
+
+def room(rules: str, seed: int, hands: int, worlds: int) -> None:
+    start = time.perf_counter()
+    alts = traced(rules, seed, hands, worlds)[:, 1:, :]  # the alternatives to candidate 0
+    valid = alts[..., TRACE.index("worlds")] > 0  # a decision may have fewer candidates
+    # NaN: equal to the efficiency choice in every world
+    z = np.where(valid, np.nan_to_num(alts[..., TRACE.index("z")], nan=0.0), -np.inf)
+    diff = alts[..., TRACE.index("mean_diff")][valid]
+    print(f"{rules}: {len(alts)} decisions of one search seat in {hands} hands, "
+          f"{valid.sum()} alternatives to the efficiency choice, each in {worlds} worlds "
+          f"({time.perf_counter() - start:.0f} s)")
+    zs = z[valid]
+    print(f"  alternatives 2 s.e. better {100 * np.mean(zs > 2):.1f}%, 3 s.e. better "
+          f"{100 * np.mean(zs > 3):.1f}%, 2 s.e. worse {100 * np.mean(zs < -2):.1f}%; "
+          f"decisions with an alternative 2 s.e. better {100 * np.mean(z.max(axis=1) > 2):.1f}%")
+    q = np.quantile(diff, [0.05, 0.25, 0.5, 0.75, 0.95])
+    print("  paired difference to the efficiency choice (mean a world), quantiles "
+          "5/25/50/75/95%: " + " ".join(f"{v:+.2f}" for v in q))
 
 
 def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
@@ -113,8 +156,15 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000, help="hands (whole games are used)")
     parser.add_argument("--rollouts", type=int, default=64, help="worlds a decision, at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trace", type=int, default=0, metavar="HANDS",
+                        help="instead: how much there is to gain, over this many hands")
+    parser.add_argument("--trace-worlds", type=int, default=1024)
     args = parser.parse_args()
     print_machine()
+    if args.trace:
+        for rules in args.rules.split(","):
+            room(rules.strip(), args.seed, args.trace, args.trace_worlds)
+        return
     print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision")
     for rules in args.rules.split(","):
         study(rules.strip(), args.n, args.rollouts, args.seed)

@@ -13,7 +13,7 @@ from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game.config import game_config
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import search_policy, world
+from mjsim.game.search import Z_DROP, Z_LEAVE, _leader, _settled, search_policy, world
 from mjsim.game.state import (P_HEAD, P_TAIL, STATE, ST_COST, ST_DECLARED, copy_state, cost,
                               new_scratch, new_state, reset_state)
 from mjsim.sim.walls import WallSpec, walls
@@ -82,6 +82,35 @@ def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
                                                            candidates=1)
     monkeypatch.setattr(play_mod, "_policy", one)
     assert (play_rows(RULES, 7, 0, N, SEARCH) == want).all()
+
+
+def _decision(shift1: float, shift2: float, r: int = 16):
+    """A decision's payoffs over ``r`` worlds: the efficiency choice noise, candidates 1 and
+    2 the same noise shifted (the shift's paired difference has the spread of ``jitter``)."""
+    P = search_policy(136, 10, 64)
+    rng = np.random.default_rng(3)
+    base = rng.normal(0.0, 5.0, r)
+    jitter = rng.normal(0.0, 1.0, (r, 2))
+    P.payoffs[:r, 0] = base
+    P.payoffs[:r, 1] = base + shift1 + jitter[:, 0]
+    P.payoffs[:r, 2] = base + shift2 + jitter[:, 1]
+    P.played[:3] = r
+    return P, np.int64(r), np.int64(3)
+
+
+def test_the_sequential_test_drops_the_worse_and_leaves_for_the_clearly_better():
+    P, r, n = _decision(-2.0, +2.0)  # ±2 a world, s.e. 0.25: z ≈ ∓8
+    assert _settled(P, r, n)
+    assert P.played[1] == -r and P.played[2] == r  # candidate 1 dropped after r worlds
+    assert _leader(P, r, n) == 2
+    P, r, n = _decision(-2.0, 0.25)  # candidate 2 ahead by about one s.e.: keep sampling
+    assert not _settled(P, r, n) and _leader(P, r, n) == 0 and P.played[2] == r
+    P, r, n = _decision(-2.0, -2.0)  # both worse: settled on the efficiency choice
+    assert _settled(P, r, n) and _leader(P, r, n) == 0 and (P.played[1:3] == -r).all()
+    P, r, n = _decision(0.0, 0.0)
+    P.payoffs[:r, 1:3] = P.payoffs[:r, :1]  # equal in every world: nothing to learn
+    assert _settled(P, r, n) and _leader(P, r, n) == 0
+    assert Z_LEAVE > Z_DROP > 0
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,15 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
 - **common random numbers**: every candidate is played in the same worlds, and compared
   with the others by paired differences.
 
-Sampling stops once every other candidate is :data:`Z` standard errors of its paired
-difference from the best (or equal in every world), else at ``rollouts`` worlds; the seat
-leaves the efficiency choice only for a candidate :data:`Z` standard errors better than
-it. Everything is compiled and deterministic: the worlds of a decision come from the
+The efficiency choice is the default, and a sequential test guards it: every
+:data:`CHECK_EVERY` worlds (from ``min_rollouts``), a candidate :data:`Z_DROP` standard
+errors of its paired difference below the efficiency choice (or equal to it in every
+world) is played no more; sampling stops once none is left, or once one is
+:data:`Z_LEAVE` standard errors above it and :data:`Z` above every other still played,
+else at ``rollouts`` worlds. The seat leaves the efficiency choice only for a candidate
+:data:`Z_LEAVE` above it (the best such). Played to 1,024 worlds, most alternatives are
+clearly worse and few are better (``bench_search.py --trace``): a lax test to leave the
+efficiency choice changes many decisions for the worse by chance. Everything is compiled and deterministic: the worlds of a decision come from the
 hand's dice seed, the turn and the world's number. Elsewhere (claims, kongs, 报听, wins)
 the search seat plays as the efficiency bot. The engine reaches :func:`discard` through
 :mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
@@ -53,11 +58,18 @@ PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread")
 MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD = range(len(PARAMS))
 DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
             "max_cost": 2, "spread": 1}
-#: ``SearchPolicy.counts``: decisions searched, worlds played, choices other than the
-#: efficiency bot's
+#: ``SearchPolicy.counts``: decisions searched, worlds played (the longest-played
+#: candidate's), choices other than the efficiency bot's
 COUNTS = ("searched", "worlds", "changed")
 #: standard errors of a paired difference that separate two candidates
 Z = 1.5
+#: standard errors above the efficiency choice a candidate needs to be chosen over it
+Z_LEAVE = 2.5
+#: standard errors below the efficiency choice that stop a candidate's rollouts
+Z_DROP = 2.0
+#: ``SearchPolicy.trace`` per candidate: worlds played, mean paired difference to the
+#: efficiency choice, its standard errors
+TRACE = ("worlds", "mean_diff", "z")
 #: worlds are checked for separation every so many
 CHECK_EVERY = 8
 #: the most worlds of one decision (world ``r`` of turn ``t`` is keyed by ``t`` · this + ``r``)
@@ -66,18 +78,20 @@ _SALT = np.uint64(0x7365617263680000)  # "search"
 
 #: one thread's buffers for the search (the engine's policy value for a search run): the
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
-#: world's payoff per candidate and whether the seat won, the candidates' kinds, keys and
-#: costs, every discard's key (−1: not allowed), cost and live improving tiles (candidate
-#: selection), :data:`PARAMS`, and :data:`COUNTS` (for benchmarks)
+#: world's payoff per candidate and whether the seat won, the candidates' kinds, keys,
+#: costs and worlds played, every discard's key (−1: not allowed), cost and live improving
+#: tiles (candidate selection), :data:`PARAMS`, :data:`COUNTS`, and the first decisions'
+#: :data:`TRACE` per candidate (benchmarks; none unless asked for)
 SearchPolicy = namedtuple("SearchPolicy", "world roll wall roll_wall rec pool payoffs won "
-                                          "cands keys costs all_keys all_costs live params "
-                                          "counts")
+                                          "cands keys costs played all_keys all_costs live "
+                                          "params counts trace")
 
 
 def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_rollouts"],
-                  **params: int) -> SearchPolicy:
+                  trace: int = 0, **params: int) -> SearchPolicy:
     """Buffers for one thread's search over walls of ``wall_size`` tiles and records of
-    ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name)."""
+    ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name),
+    the :data:`TRACE` of the first ``trace`` decisions kept."""
     if not 1 <= rollouts <= MAX_WORLDS:
         raise ValueError(f"rollouts must be 1 to {MAX_WORLDS}, got {rollouts}")
     values = {**DEFAULTS, **params, "max_rollouts": rollouts}
@@ -89,10 +103,11 @@ def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_r
         pool=np.zeros(wall_size, np.int64), payoffs=np.zeros((rollouts, n), np.float64),
         won=np.zeros((rollouts, n), np.uint8),
         cands=np.zeros(n, np.int64), keys=np.zeros(n, np.int64), costs=np.zeros(n, np.int64),
-        all_keys=np.zeros(34, np.int64), all_costs=np.zeros(34, np.int64),
+        played=np.zeros(n, np.int64), all_keys=np.zeros(34, np.int64), all_costs=np.zeros(34, np.int64),
         live=np.zeros(34, np.int64),
         params=np.array([values[p] for p in PARAMS], np.int64),
-        counts=np.zeros(len(COUNTS), np.int64))
+        counts=np.zeros(len(COUNTS), np.int64),
+        trace=np.zeros((trace, n, len(TRACE)), np.float64))
 
 
 @njit_borrowed
@@ -200,11 +215,15 @@ def world(P, G, S, W, wall, bots, s, seed):
 @njit_borrowed
 def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r):
     """World ``r`` of this decision (keyed by the hand's dice seed, the turn and ``r``) and
-    each of the ``n`` candidates played out in it: seat ``s``'s net payment into
-    ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``."""
+    each of the ``n`` candidates still played (``P.played[c] == r``; a dropped one's is
+    minus the worlds it was played in) played out in it: seat
+    ``s``'s net payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``."""
     key = mix(np.uint64(dice_seed) ^ _SALT)
     world(P, G, S, W, wall, bots, s, index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r))
     for c in range(n):
+        if P.played[c] != r:
+            continue
+        P.played[c] = r + 1
         copy_state(P.world, P.roll)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
@@ -216,18 +235,27 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r):
 
 @njit_borrowed
 def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
-    """Play the ``n`` candidates in the same worlds until they are separated (or at the
+    """Play the ``n`` candidates in the same worlds, dropping those clearly worse than the
+    efficiency choice (candidate 0), until one is clearly better or none is left (or at the
     budget); the index of the candidate chosen."""
-    X = P.payoffs
+    P.played[:n] = 0
     r = np.int64(0)
     while r < P.params[MAX_ROLLOUTS]:
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
         r += 1
-        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _separated(X, r, n):
+        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _settled(P, r, n):
             break
-    best = _best(X, r, n)
-    if best != 0 and not _paired(X, r, best, np.int64(0)) > Z:
-        best = 0
+    best = _leader(P, r, n)
+    k = P.counts[0]
+    if k < P.trace.shape[0]:
+        for c in range(1, n):
+            m = abs(P.played[c])
+            total = 0.0
+            for i in range(m):
+                total += P.payoffs[i, c] - P.payoffs[i, 0]
+            P.trace[k, c, 0] = m
+            P.trace[k, c, 1] = total / m
+            P.trace[k, c, 2] = _paired(P.payoffs, m, np.int64(c), np.int64(0))
     P.counts[0] += 1
     P.counts[1] += r
     P.counts[2] += best != 0
@@ -238,20 +266,53 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
 def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts):
     """Every one of the ``n`` candidates in ``P.cands`` played out in the same ``rollouts``
     worlds (:func:`play_world`; ``mjsim advise``)."""
+    P.played[:n] = 0
     for r in range(rollouts):
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
 
 
 @njit_borrowed
-def _best(X, r, n):
-    """The candidate with the highest mean payoff over the first ``r`` worlds."""
+def _leader(P, r, n):
+    """Among the candidates played in all ``r`` worlds, the one with the highest mean
+    payoff of those :data:`Z_LEAVE` standard errors above the efficiency choice; 0 (the
+    efficiency choice) where none is."""
+    X = P.payoffs
     best = 0
-    top = X[:r, 0].sum()
+    top = -np.inf
     for c in range(1, n):
-        total = X[:r, c].sum()
-        if total > top:
-            best, top = c, total
+        if P.played[c] == r and _paired(X, r, c, np.int64(0)) > Z_LEAVE:
+            total = X[:r, c].sum()
+            if total > top:
+                best, top = c, total
     return best
+
+
+@njit_borrowed
+def _settled(P, r, n):
+    """Drop (stop playing) the candidates :data:`Z_DROP` standard errors below the
+    efficiency choice or equal to it in every world; whether the decision is settled: no
+    candidate left but the efficiency choice, or the leader (:func:`_leader`)
+    :data:`Z` standard errors above every other candidate still played."""
+    X = P.payoffs
+    left = 0
+    for c in range(1, n):
+        if P.played[c] == r:
+            z = _paired(X, r, c, np.int64(0))
+            if np.isnan(z) or z < -Z_DROP:
+                P.played[c] = -r  # dropped after r worlds
+            else:
+                left += 1
+    if left == 0:
+        return True
+    best = _leader(P, r, n)
+    if best == 0:
+        return False
+    for c in range(1, n):
+        if c != best and P.played[c] == r:
+            z = _paired(X, r, best, c)
+            if not np.isnan(z) and z <= Z:
+                return False
+    return True
 
 
 @njit_borrowed
@@ -272,16 +333,3 @@ def _paired(X, r, a, b):
     if se == 0.0:
         return np.inf if mean > 0 else np.nan if mean == 0 else -np.inf
     return mean / se
-
-
-@njit_borrowed
-def _separated(X, r, n):
-    """Whether every candidate but the best is :data:`Z` standard errors below it, or equal
-    to it in every world."""
-    best = _best(X, r, n)
-    for c in range(n):
-        if c != best:
-            z = _paired(X, r, best, c)
-            if not np.isnan(z) and z <= Z:
-                return False
-    return True
