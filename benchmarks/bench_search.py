@@ -129,11 +129,13 @@ def study(rules: str, n: int, rollouts: int, seed: int) -> None:
                                 / max(bwins.sum(), 1)]
     gain = np.mean(gains, axis=0)
     mean, se = by_game(gain, length)
-    # unpaired: the search seat's scores and the efficiency seat's, as independent samples
-    searched = np.mean([g + base[:, pay[s]] for s, g in enumerate(gains)], axis=0)
-    plain = np.mean([base[:, pay[s]] for s in range(4)], axis=0)
-    se_unpaired = np.hypot(by_game(searched.astype(float), length)[1],
-                           by_game(plain.astype(float), length)[1])
+    # unpaired: the search seat's scores over the four seatings and the efficiency seat's,
+    # each seating's games as independent samples (the mean over seatings of one hand's
+    # seats would cancel: payments sum to zero)
+    whole = len(base) // length * length
+    searched = np.concatenate([(g + base[:, pay[s]])[:whole] for s, g in enumerate(gains)])
+    plain = np.concatenate([base[:whole, pay[s]] for s in range(4)]).astype(float)
+    se_unpaired = np.hypot(by_game(searched, length)[1], by_game(plain, length)[1])
     print(f"{rules}: gain of a search seat {mean:+.3f} a hand, s.e. {se:.3f}, 95% "
           f"[{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}] (unpaired s.e. {se_unpaired:.3f}: "
           f"pairing x{(se_unpaired / se) ** 2 if se else float('inf'):.1f} fewer hands)")
