@@ -1,8 +1,8 @@
 """The search bot against the efficiency bot: its gain a hand, paired, and its speed.
 
 Run: ``.venv/bin/python benchmarks/bench_search.py [--rules changsha,hongzhong112,…]
-[--n 2000] [--rollouts 64] [--seed 1] [--trace HANDS --trace-worlds 1024]``. For each rule set, the same ``n`` hands (walls and
-dice) are played five times: by four efficiency bots, and with one search bot in each
+[--n 2000] [--rollouts 64] [--seed 1] [--trace HANDS --trace-worlds 1024]``. For each rule
+set, the same ``n`` hands (walls and dice) are played five times: by four efficiency bots, and with one search bot in each
 seat in turn (the four seatings). A hand's gain is the search seat's net score less the
 efficiency bot's in that seat on the same hand, averaged over the four seatings; its
 standard error is by game (the games are the independent units), beside the s.e. the
@@ -16,7 +16,8 @@ one core's).
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
 printed: the share of alternatives to the efficiency choice that are 2 and 3 standard
-errors better or worse, and the paired difference's quantiles — the room the search has.
+errors better and 2 worse (with no true difference about 2.3% would be 2 s.e. better by
+chance), and the paired difference's quantiles — the room the search has.
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ def room(rules: str, seed: int, hands: int, worlds: int) -> None:
     # NaN: equal to the efficiency choice in every world
     z = np.where(valid, np.nan_to_num(alts[..., TRACE.index("z")], nan=0.0), -np.inf)
     diff = alts[..., TRACE.index("mean_diff")][valid]
+    if not diff.size:
+        print(f"{rules}: no searched decision with an alternative in {hands} hands")
+        return
     print(f"{rules}: {len(alts)} decisions of one search seat in {hands} hands, "
           f"{valid.sum()} alternatives to the efficiency choice, each in {worlds} worlds "
           f"({time.perf_counter() - start:.0f} s)")
@@ -146,7 +150,8 @@ def study(rules: str, n: int, rollouts: int, seed: int) -> None:
     threads = numba.get_num_threads()
     print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
           f"{searched_n / (4 * n):.2f} searched decisions a hand, "
-          f"{worlds / max(searched_n, 1):.1f} worlds each, {100 * changed / max(searched_n, 1):.1f}% "
+          f"{worlds / max(searched_n, 1):.1f} worlds each, "
+          f"{100 * changed / max(searched_n, 1):.1f}% "
           f"changed; {1000 * seconds / max(searched_n, 1):.1f} ms of run time a searched "
           f"decision (x{threads} threads: {1000 * seconds * threads / max(searched_n, 1):.1f} "
           f"ms of one core, an upper bound: it includes the hands' own play)")

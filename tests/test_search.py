@@ -113,6 +113,29 @@ def test_the_sequential_test_drops_the_worse_and_leaves_for_the_clearly_better()
     assert Z_LEAVE > Z_DROP > 0
 
 
+def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
+    """In play: each alternative's worlds (from the decisions' trace) are a check point
+    between 16 and the budget, and one played in fewer worlds than another of its decision
+    was dropped: 2 s.e. behind the efficiency choice or equal to it in every world."""
+    made = []
+
+    def tracing(names, wall_size, rec_size):
+        made.append(search_policy(wall_size, rec_size, 64, trace=10_000))
+        return made[-1]
+
+    monkeypatch.setattr(play_mod, "_policy", tracing)
+    play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
+    trace = np.concatenate([p.trace[: p.counts[0]] for p in made])
+    worlds, z = trace[:, 1:, 0], trace[:, 1:, 2]
+    played = worlds > 0
+    assert played.any() and (trace[:, 0] == 0).all()
+    w = worlds[played]
+    assert ((w >= 16) & (w <= 64) & (w % 8 == 0)).all()
+    dropped = played & (worlds < worlds.max(axis=1, keepdims=True))
+    assert dropped.any()
+    assert (np.isnan(z[dropped]) | (z[dropped] < -Z_DROP)).all()
+
+
 @pytest.fixture(scope="module")
 def searched():
     return play_rows(RULES, 7, 0, N, SEARCH)

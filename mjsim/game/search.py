@@ -24,10 +24,11 @@ errors of its paired difference below the efficiency choice (or equal to it in e
 world) is played no more; sampling stops once none is left, or once one is
 :data:`Z_LEAVE` standard errors above it and :data:`Z` above every other still played,
 else at ``rollouts`` worlds. The seat leaves the efficiency choice only for a candidate
-:data:`Z_LEAVE` above it (the best such). Played to 1,024 worlds, most alternatives are
-clearly worse and few are better (``bench_search.py --trace``): a lax test to leave the
-efficiency choice changes many decisions for the worse by chance. Everything is compiled and deterministic: the worlds of a decision come from the
-hand's dice seed, the turn and the world's number. Elsewhere (claims, kongs, 报听, wins)
+:data:`Z_LEAVE` above it (the best such). Played to 1,024 worlds, about half the
+alternatives are 2 s.e. worse than the efficiency choice and a few percent 2 s.e. better
+(``bench_search.py --trace``), so a lax test to leave it changes decisions for the worse
+by chance. Everything is compiled and deterministic: the worlds of a decision come from
+the hand's dice seed, the turn and the world's number. Elsewhere (claims, kongs, 报听, wins)
 the search seat plays as the efficiency bot. The engine reaches :func:`discard` through
 :mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
 
@@ -61,14 +62,15 @@ DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 
 #: ``SearchPolicy.counts``: decisions searched, worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's
 COUNTS = ("searched", "worlds", "changed")
-#: standard errors of a paired difference that separate two candidates
+#: standard errors of a paired difference by which the leader must beat every other
+#: candidate still played to settle a decision early
 Z = 1.5
 #: standard errors above the efficiency choice a candidate needs to be chosen over it
 Z_LEAVE = 2.5
 #: standard errors below the efficiency choice that stop a candidate's rollouts
 Z_DROP = 2.0
 #: ``SearchPolicy.trace`` per candidate: worlds played, mean paired difference to the
-#: efficiency choice, its standard errors
+#: efficiency choice, its standard errors (row 0, the efficiency choice, stays zero)
 TRACE = ("worlds", "mean_diff", "z")
 #: worlds are checked for separation every so many
 CHECK_EVERY = 8
@@ -103,8 +105,8 @@ def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_r
         pool=np.zeros(wall_size, np.int64), payoffs=np.zeros((rollouts, n), np.float64),
         won=np.zeros((rollouts, n), np.uint8),
         cands=np.zeros(n, np.int64), keys=np.zeros(n, np.int64), costs=np.zeros(n, np.int64),
-        played=np.zeros(n, np.int64), all_keys=np.zeros(34, np.int64), all_costs=np.zeros(34, np.int64),
-        live=np.zeros(34, np.int64),
+        played=np.zeros(n, np.int64), all_keys=np.zeros(34, np.int64),
+        all_costs=np.zeros(34, np.int64), live=np.zeros(34, np.int64),
         params=np.array([values[p] for p in PARAMS], np.int64),
         counts=np.zeros(len(COUNTS), np.int64),
         trace=np.zeros((trace, n, len(TRACE)), np.float64))
