@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/bench_search.py [--rules changsha,hongzhong112,…]
 [--n 2000] [--rollouts 64] [--seed 1] [--trace HANDS --trace-worlds 1024]``. For each rule
-set, the same ``n`` hands (walls and dice) are played five times: by four efficiency bots, and with one search bot in each
-seat in turn (the four seatings). A hand's gain is the search seat's net score less the
+set, the same ``n`` hands (walls and dice) are played five times: by four efficiency bots,
+and with one search bot in each seat in turn (the four seatings). A hand's gain is the search seat's net score less the
 efficiency bot's in that seat on the same hand, averaged over the four seatings; its
 standard error is by game (the games are the independent units), beside the s.e. the
 same number of unpaired hands would give (the pairing's gain). Printed per rule set: the
@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -41,43 +43,44 @@ def lineup(seat: int, rollouts: int) -> str:
     return ",".join(f"search:{rollouts}" if s == seat else "efficiency" for s in range(4))
 
 
-def counted_rows(rules: str, seed: int, n: int, bots: str) -> tuple[np.ndarray, np.ndarray]:
-    """``play_rows`` and the search's counts summed over the threads' policies."""
+@contextmanager
+def policies(make: Callable) -> Iterator[list]:
+    """Within the block, the runs' policies made by ``make`` (``play._policy``'s arguments)
+    in place of ``play._policy``, each kept in the list yielded (one per thread)."""
     made = []
-    policy = play_mod._policy
+    saved = play_mod._policy
 
-    def counting(*args):
-        made.append(policy(*args))
+    def making(*args):
+        made.append(make(*args))
         return made[-1]
 
-    play_mod._policy = counting
+    play_mod._policy = making
     try:
-        rows = play_rows(rules, seed, 0, n, bots)
+        yield made
     finally:
-        play_mod._policy = policy
+        play_mod._policy = saved
+
+
+def counted_rows(rules: str, seed: int, n: int, bots: str) -> tuple[np.ndarray, np.ndarray]:
+    """``play_rows`` and the search's counts summed over the threads' policies."""
+    with policies(play_mod._policy) as made:
+        rows = play_rows(rules, seed, 0, n, bots)
     return rows, sum(p.counts for p in made if hasattr(p, "counts"))
 
 
 def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
     """The :data:`TRACE` of every decision of one search seat over ``hands`` hands, each
     candidate played in ``worlds`` worlds: (decisions, candidates, TRACE)."""
-    made = []
-    policy = play_mod._policy
-
     def tracing(names, wall_size, rec_size):
-        made.append(search_policy(wall_size, rec_size, worlds, trace=100_000,
-                                  min_rollouts=worlds))
-        return made[-1]
+        return search_policy(wall_size, rec_size, worlds, trace=100_000, min_rollouts=worlds)
 
-    play_mod._policy = tracing
-    try:
+    with policies(tracing) as made:
         play_rows(rules, seed, 0, hands, lineup(0, worlds))
-    finally:
-        play_mod._policy = policy
     return np.concatenate([p.trace[: p.counts[0]] for p in made])
 
 
 def room(rules: str, seed: int, hands: int, worlds: int) -> None:
+    """Print how much there is to gain over the efficiency choice (:func:`traced`)."""
     start = time.perf_counter()
     alts = traced(rules, seed, hands, worlds)[:, 1:, :]  # the alternatives to candidate 0
     valid = alts[..., TRACE.index("worlds")] > 0  # a decision may have fewer candidates
