@@ -1,17 +1,20 @@
 """The search bot against the efficiency bot: its gain a hand, paired, and its speed.
 
 Run: ``.venv/bin/python benchmarks/bench_search.py [--rules changsha,hongzhong112,…]
-[--n 2000] [--rollouts 64] [--seed 1] [--trace HANDS --trace-worlds 1024]``. For each rule
-set, the same ``n`` hands (walls and dice) are played five times: by four efficiency bots,
-and with one search bot in each seat in turn (the four seatings). A hand's gain is the search seat's net score less the
+[--n 2000] [--rollouts 64] [--seed 1] [--param NAME=VALUE …] [--trace HANDS
+--trace-worlds 1024]`` (``--param``: a search parameter other than its default, e.g.
+``tempo=0`` for uniform worlds). For each rule set, the same ``n`` hands (walls and dice)
+are played five times: by four efficiency bots, and with one search bot in each seat in
+turn (the four seatings). A hand's gain is the search seat's net score less the
 efficiency bot's in that seat on the same hand, averaged over the four seatings; its
 standard error is by game (the games are the independent units), beside the s.e. the
 same number of unpaired hands would give (the pairing's gain). Printed per rule set: the
 gain with its 95% interval, the search seats' win, deal-in and self-drawn rates against
 the efficiency seats', hands per second with one search seat (numba's threads), the
-decisions searched per hand, worlds per decision, the share of them that left the
-efficiency choice, and the run time per searched decision (all threads; × threads for
-one core's).
+discards and the win-or-pass decisions searched per hand, worlds per decision, the share
+that left the efficiency choice (a win passed), how far from ready the worlds imagine the
+other seats against how far they are, and the run time per searched decision (all
+threads; × threads for one core's).
 
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
@@ -33,7 +36,7 @@ import numpy as np
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, play_rows
-from mjsim.game.search import COUNTS, TRACE, search_policy
+from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
 from machine import print_machine
 
 Z95 = 1.959963984540054
@@ -61,9 +64,14 @@ def policies(make: Callable) -> Iterator[list]:
         play_mod._policy = saved
 
 
-def counted_rows(rules: str, seed: int, n: int, bots: str) -> tuple[np.ndarray, np.ndarray]:
-    """``play_rows`` and the search's counts summed over the threads' policies."""
-    with policies(play_mod._policy) as made:
+def counted_rows(rules: str, seed: int, n: int, rollouts: int, bots: str,
+                 params: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``play_rows`` with the search's ``params`` and its counts summed over the threads'
+    policies."""
+    def making(names, wall_size, rec_size):
+        return search_policy(wall_size, rec_size, rollouts, **params)
+
+    with policies(making) as made:
         rows = play_rows(rules, seed, 0, n, bots)
     return rows, sum(p.counts for p in made if hasattr(p, "counts"))
 
@@ -110,7 +118,7 @@ def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
     return float(mean), float(se)
 
 
-def study(rules: str, n: int, rollouts: int, seed: int) -> None:
+def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) -> None:
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)
@@ -120,7 +128,7 @@ def study(rules: str, n: int, rollouts: int, seed: int) -> None:
     play_rows(rules, seed, 0, length, lineup(0, rollouts))  # compile or load
     for seat in range(4):
         start = time.perf_counter()
-        rows, c = counted_rows(rules, seed, n, lineup(seat, rollouts))
+        rows, c = counted_rows(rules, seed, n, rollouts, lineup(seat, rollouts), params)
         seconds += time.perf_counter() - start
         counts += c
         gains.append(rows[:, pay[seat]].astype(float) - base[:, pay[seat]])
@@ -149,15 +157,21 @@ def study(rules: str, n: int, rollouts: int, seed: int) -> None:
     for who, r in rates.items():
         print(f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
               f"self-drawn {100 * r[2] / 4:.1f}% of wins")
-    searched_n, worlds, changed = counts
+    searched_n, worlds, changed, wins_n, win_worlds, passed, hidden, real, imagined = counts
+    decisions = max(searched_n + wins_n, 1)
     threads = numba.get_num_threads()
     print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
-          f"{searched_n / (4 * n):.2f} searched decisions a hand, "
+          f"{searched_n / (4 * n):.2f} searched discards a hand, "
           f"{worlds / max(searched_n, 1):.1f} worlds each, "
-          f"{100 * changed / max(searched_n, 1):.1f}% "
-          f"changed; {1000 * seconds / max(searched_n, 1):.1f} ms of run time a searched "
-          f"decision (x{threads} threads: {1000 * seconds * threads / max(searched_n, 1):.1f} "
-          f"ms of one core, an upper bound: it includes the hands' own play)")
+          f"{100 * changed / max(searched_n, 1):.1f}% changed; "
+          f"{wins_n / (4 * n):.3f} win-or-pass decisions a hand, "
+          f"{win_worlds / max(wins_n, 1):.1f} worlds each, {passed} passed "
+          f"({100 * passed / max(wins_n, 1):.1f}%)")
+    print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
+          f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds")
+    print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
+          f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
+          f"an upper bound: it includes the hands' own play)")
 
 
 def main() -> None:
@@ -169,15 +183,25 @@ def main() -> None:
     parser.add_argument("--trace", type=int, default=0, metavar="HANDS",
                         help="instead: how much there is to gain, over this many hands")
     parser.add_argument("--trace-worlds", type=int, default=1024)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"a search parameter other than its default ({', '.join(PARAMS)})")
     args = parser.parse_args()
+    params = {}
+    for item in args.param:
+        name, _, value = item.partition("=")
+        if name not in PARAMS or name == "max_rollouts" or not value.lstrip("-").isdigit():
+            parser.error(f"--param {item!r}: expected NAME=INTEGER, NAME one of "
+                         f"{', '.join(p for p in PARAMS if p != 'max_rollouts')}")
+        params[name] = int(value)
     print_machine()
     if args.trace:
         for rules in args.rules.split(","):
             room(rules.strip(), args.seed, args.trace, args.trace_worlds)
         return
-    print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision")
+    print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision"
+          + "".join(f", {k} {v}" for k, v in params.items()))
     for rules in args.rules.split(","):
-        study(rules.strip(), args.n, args.rollouts, args.seed)
+        study(rules.strip(), args.n, args.rollouts, args.seed, params)
 
 
 if __name__ == "__main__":

@@ -24,9 +24,10 @@ from mjsim.game import values as V
 from mjsim.game.bots import choose_discard, choose_void
 from mjsim.game.config import game_config
 from mjsim.game import record as R
-from mjsim.game.engine import _after_discard, _barred, _pass, _ron_claims, _win
+from mjsim.game.engine import _after_discard, _barred, _pass, _ron_claims, _win, may_pass_win
 from mjsim.game.play import columns, play_frame, play_rows, play_wall, replay
-from mjsim.game.state import MELD_CHOW, ST_DECLARED, ST_READY, new_scratch, new_state
+from mjsim.game.state import (MELD_CHOW, RON_BOT, RON_PASS, RON_WIN, ST_DECLARED, ST_READY,
+                              ST_RON, new_scratch, new_state)
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
@@ -212,6 +213,27 @@ def test_several_win_claims(policy, winners):
     assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == winners
     if policy == "largest":
         assert S.units[2] == 1 and S.units[1] == 0
+
+
+def test_a_win_or_pass_choice_overrides_the_bot_once():
+    """The position above, both seats winning: seat 1's choice to pass (a search seat's)
+    leaves seat 2 the only winner and bars seat 1 (过手) where its efficiency bot would win;
+    the choices are cleared after the claims, and a seat not ready has none to make."""
+    rules = _with_game(load_rules("changsha"), multi_win="all")
+    g, S, W = _position(rules, {1: "234m567p22p34s678s", 2: "1112345678999s"})
+    S.status[1:3, ST_READY] = 1
+    five_s = parse_hand("5s").counts.argmax()
+    W.offered[0] = five_s
+    bots = np.zeros(4, dtype=np.int64)
+    assert may_pass_win(g, S, W, 1, 0, five_s) and may_pass_win(g, S, W, 2, 0, five_s)
+    assert not may_pass_win(g, S, W, 3, 0, five_s)
+    S.status[1, ST_RON] = RON_PASS
+    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
+    assert _barred(g, S, 1, 0, five_s) and not may_pass_win(g, S, W, 1, 0, five_s)
+    assert (S.status[:, ST_RON] == RON_BOT).all()
+    S.status[1, ST_RON] = RON_WIN  # barred: a choice cannot win what the rules bar
+    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
+    assert (S.status[:, ST_RON] == RON_BOT).all()
 
 
 @pytest.mark.parametrize("bar, other_kind_barred", [("guoshou", True), ("same_kind", False)])

@@ -13,7 +13,7 @@ from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game.config import game_config
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import Z_DROP, Z_LEAVE, _leader, _settled, search_policy, world
+from mjsim.game.search import COUNTS, Z_DROP, Z_LEAVE, _leader, _settled, search_policy, world
 from mjsim.game.state import (P_HEAD, P_TAIL, STATE, ST_COST, ST_DECLARED, copy_state, cost,
                               new_scratch, new_state, reset_state)
 from mjsim.sim.walls import WallSpec, walls
@@ -76,6 +76,49 @@ def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
     assert not (worlds[0][1] == worlds[1][1]).all()
 
 
+def test_a_world_keeps_every_tile_when_the_others_keep_theirs():
+    """Mid-hand (seats 1 and 3 have discarded): their tiles are drawn and thrown back as
+    players would (tempo), and still every unseen tile is kept, none invented."""
+    G, S, W, wall = _dealt("changsha", 5)
+    S.status[2, ST_DECLARED] = 0
+    S.discards[1, 0], S.discards[3, 5] = 6, 9  # only their number is read
+    P = search_policy(wall.size, len(columns("changsha")))
+    lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
+    before = S.concealed.copy()
+    hidden = before[1:].sum(axis=0) + np.bincount(wall[lo:hi], minlength=34)[:34]
+    for seed in range(1, 6):
+        world(P, G, S, W, wall, np.zeros(4, np.int64), np.int64(0), np.uint64(seed))
+        X = P.world
+        assert (X.concealed[0] == before[0]).all()
+        assert (X.concealed.sum(axis=1) == before.sum(axis=1)).all()
+        again = X.concealed[1:].sum(axis=0) + np.bincount(P.wall[lo:hi], minlength=34)[:34]
+        assert (again == hidden).all()
+
+
+def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:
+    """Over the worlds of one search seat's decisions in 48 hands: the other seats' mean
+    cost really and in the worlds."""
+    made = []
+
+    def counting(names, wall_size, rec_size):
+        made.append(search_policy(wall_size, rec_size, 16, tempo=tempo))
+        return made[-1]
+
+    monkeypatch.setattr(play_mod, "_policy", counting)
+    play_rows(rules, 7, 0, N, "search:16,efficiency,efficiency,efficiency")
+    c = dict(zip(COUNTS, sum(p.counts for p in made)))
+    return c["real_cost"] / c["hidden"], c["world_cost"] / c["hidden"]
+
+
+def test_worlds_with_tempo_are_as_far_along_as_the_others_are(monkeypatch):
+    """Uniform tiles leave the other seats further from ready than the bots' real hands;
+    kept as players keep them (tempo), the worlds' hands are closer to the real ones."""
+    real, uniform = _hidden_costs(RULES, 0, monkeypatch)
+    real_again, kept = _hidden_costs(RULES, 1, monkeypatch)
+    assert uniform > real
+    assert abs(kept - real_again) < abs(uniform - real)
+
+
 def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
     want = play_rows(RULES, 7, 0, N, "efficiency")
     one = lambda names, wall_size, rec_size: search_policy(wall_size, rec_size, 16,
@@ -134,6 +177,23 @@ def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
     dropped = played & (worlds < worlds.max(axis=1, keepdims=True))
     assert dropped.any()
     assert (np.isnan(z[dropped]) | (z[dropped] < -Z_DROP)).all()
+
+
+def test_wins_are_weighed_against_passes(monkeypatch):
+    """In play, the search seat weighs its wins on others' discards, each in 16 to 64
+    worlds, and passes no more of them than it weighed."""
+    made = []
+
+    def counting(names, wall_size, rec_size):
+        made.append(search_policy(wall_size, rec_size, 64))
+        return made[-1]
+
+    monkeypatch.setattr(play_mod, "_policy", counting)
+    play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
+    counts = dict(zip(COUNTS, sum(p.counts for p in made)))
+    assert counts["wins_searched"] > 0
+    assert 16 * counts["wins_searched"] <= counts["wins_worlds"] <= 64 * counts["wins_searched"]
+    assert 0 <= counts["passed"] <= counts["wins_searched"]
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,8 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     P_HEAD, P_KONGS, P_LAST, P_OPEN_KONGS, P_REPLACED, P_RESERVED, P_TAIL,
                     P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
-                    ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, MAX_MELDS,
+                    ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, ST_RON,
+                    MAX_MELDS, RON_BOT, RON_PASS,
                     add_meld, can_add, cost, dealer_first_turn, evaluate, exposed_melds,
                     find_pung, is_wild_kind, live, n_waits, pop_meld,
                     reset_state, upgrade_pung, waits_on, wild_held)
@@ -451,12 +452,14 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
     (bitmask), in turn order, each on its best tile (``W.tiles``); passes are barred by
     ``pass_bar``. ``multi_win`` first keeps only the first claimant; largest keeps the
     claimant whose hand the scoring model ranks highest (the first in turn order among
-    equals)."""
+    equals). A seat wins or passes as its ``ST_RON`` choice says (a search seat's, made for
+    this tile), else as its bot decides; the choices are then cleared."""
     winners = 0
     largest = np.int64(-1)
     top_rank = np.int64(-1)
     for j in range(1, 4):
         o = (discarder + j) % 4
+        choice = S.status[o, ST_RON]
         if not S.status[o, ST_READY]:
             continue
         top = np.int64(-1)
@@ -471,8 +474,8 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
                 S.bits[o] = b
         if top < 0:
             continue
-        must = G.cfg[V.DECLARE_MUST_WIN] and S.status[o, ST_DECLARED]
-        if not must and B.declines_ron(G, S, W, o, bots[o], top, _live(G, S)):
+        if choice == RON_PASS or (choice == RON_BOT and not _must_win(G, S, o) and
+                                  B.declines_ron(G, S, W, o, bots[o], top, _live(G, S))):
             _pass(G, S, o, W.tiles[o])
             continue
         S.units[o] = top
@@ -484,7 +487,24 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
         winners |= 1 << o
         if G.cfg[V.MULTI_WIN] == V.MULTI_FIRST:
             break
+    for o in range(4):
+        S.status[o, ST_RON] = RON_BOT
     return winners if largest < 0 else 1 << largest
+
+
+@njit_borrowed
+def _must_win(G, S, o):
+    """Whether seat ``o`` may not pass a win (a declared hand where the rules say so)."""
+    return G.cfg[V.DECLARE_MUST_WIN] and S.status[o, ST_DECLARED]
+
+
+@njit_borrowed
+def may_pass_win(G, S, W, o, discarder, t):
+    """Whether seat ``o`` may win on ``discarder``'s discard ``t`` and may pass it (the
+    choice a search seat weighs, :func:`mjsim.game.search.win_or_pass`)."""
+    if not S.status[o, ST_READY] or _barred(G, S, o, discarder, t) or _must_win(G, S, o):
+        return False
+    return _win_on(G, S, W, o, t, np.int64(R.WIN_DIANPAO))[0]
 
 
 @njit_borrowed
@@ -1095,22 +1115,27 @@ def play_hand(G, S, W, P, wall, dealer, bots, dice_seed, script, rec):
         assess(G, S, W, s, bots[s], np.int64(0))
         if st[s, ST_READY]:
             _record_ready(G, S, W, rec, s)  # ready as dealt: turn 0
-    return play_from(G, S, W, P, wall, bots, dice_seed, rec, dealer, np.int64(-1))
+    return play_from(G, S, W, P, wall, bots, dice_seed, rec, dealer, np.int64(-1),
+                     np.int64(0))
 
 
 @njit_borrowed
-def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced):
+def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
     """The turns of a hand from seat ``cur``'s move to the hand's end; fill the rest of
     ``rec`` and return the next dealer. With ``forced`` ≥ 0, ``cur`` — holding 14 tiles, its
-    draw, wins and kongs weighed — first discards ``forced``: a rollout of the search bot
-    (:mod:`mjsim.game.search`) resumes a hand there."""
+    draw, wins and kongs weighed — first discards ``forced``, or, with ``claims``, has just
+    discarded it (its bookkeeping done) and the claims on it come first: a rollout of the
+    search bot (:mod:`mjsim.game.search`) resumes a hand at a discard or a win-or-pass."""
     conc, st = S.concealed, S.status
     drawn = NO_TILE     # the tile the player to move just drew
     drew = True         # the turn began with a draw (or is the dealer's first)
     fresh = False       # that draw was a normal one, after the seat's own discard
     self_kind = R.WIN_ZIMO
     while True:
-        if forced >= 0:
+        if claims:
+            t = forced
+            forced = np.int64(-1)
+        elif forced >= 0:
             t = forced
             forced = np.int64(-1)
             conc[cur, t] -= 1
@@ -1164,10 +1189,14 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced):
             else:
                 t = POL.discard(P, G, S, W, wall, rec, bots, dice_seed, cur)
                 conc[cur, t] -= 1
-        _to_pile(S, cur, t)
-        if _after_discard(G, S, W, wall, rec, cur, t):
-            break
+        if claims:
+            claims = np.int64(0)
+        else:
+            _to_pile(S, cur, t)
+            if _after_discard(G, S, W, wall, rec, cur, t):
+                break
         # ---- claims: win, then kong or pung, then chow
+        POL.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
         if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
                            np.int64(1)) >= 0:
             break

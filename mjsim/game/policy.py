@@ -1,13 +1,15 @@
-"""The discard policy the engine asks: the heuristic bots alone, or with a search seat.
+"""The policy the engine asks at discards and win-or-pass: the heuristic bots, or a search.
 
-The engine's hand loop calls :func:`discard` with a policy value ``P`` that the run passes
-down (:func:`mjsim.game.engine.play_games`). The call is resolved while numba types it, as
-the scoring hooks are (:mod:`mjsim.game.scoring`): with :data:`HEURISTIC` (``()``) it is the
-heuristic bots' own choice (:func:`mjsim.game.bots.choose_discard`); with a
-:class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat) it is the search
-(:func:`mjsim.game.search.discard`). A run without a search seat never imports, types or
-compiles the search, and a run with one compiles the engine's hand loop once more, for
-that policy; the search's rollouts play on with :data:`HEURISTIC`, the heuristic engine.
+The engine's hand loop calls :func:`discard` and :func:`win_or_pass` with a policy value
+``P`` that the run passes down (:func:`mjsim.game.engine.play_games`). The calls are
+resolved while numba types them, as the scoring hooks are (:mod:`mjsim.game.scoring`): with
+:data:`HEURISTIC` (``()``) a discard is the heuristic bots' own choice
+(:func:`mjsim.game.bots.choose_discard`) and a win is left to the bots; with a
+:class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat) both are the
+search's (:func:`mjsim.game.search.discard`, :func:`mjsim.game.search.win_or_pass`). A run
+without a search seat never imports, types or compiles the search, and a run with one
+compiles the engine's hand loop once more, for that policy; the search's rollouts play on
+with :data:`HEURISTIC`, the heuristic engine.
 
 >>> HEURISTIC
 ()
@@ -46,3 +48,24 @@ def _typed(P, G, S, W, wall, rec, bots, dice_seed, s):
             return search.discard(P, G, S, W, wall, rec, bots, dice_seed, s)
         return searched
     raise TypeError(f"no discard policy for {P}")
+
+
+def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """Before the claims on ``discarder``'s discard ``t``: the win-or-pass choice of each
+    seat whose policy makes one (``status[s, ST_RON]``); the heuristic bots decide later."""
+    raise TypeError("policy.win_or_pass is called from compiled code only")
+
+
+@overload(win_or_pass, jit_options={"_nrt": False, "cache": True})
+def _typed_win(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    if isinstance(P, types.BaseTuple) and len(P) == 0:
+        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+            return None
+        return heuristic
+    from . import search  # only where a run has a search seat
+
+    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
+        def searched(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+            search.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+        return searched
+    raise TypeError(f"no win-or-pass policy for {P}")

@@ -1,4 +1,4 @@
-"""The search bot: a discard chosen by playing each candidate out to the end of the hand.
+"""The search bot: a discard, or a win or a pass, chosen by playing each out to the hand's end.
 
 At a discard of a ``search`` seat whose efficiency choice leaves it at most
 ``max_cost`` − 1 from ready (default: ready or one tile from it), the candidates are that
@@ -8,9 +8,13 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
 
 - **a world** keeps what the seat sees — its own tiles, every meld, discard and revealed
   tile, a declared or locked seat's hand (which the rules make public enough to act on) —
-  and deals the other seats' concealed tiles and the live wall anew, uniformly, from the
-  tiles the seat cannot see (bonus tiles of the live wall stay where they are; the reserve
-  is left as it lies);
+  and deals the other seats' concealed tiles and the live wall anew from the tiles the
+  seat cannot see (bonus tiles of the live wall stay where they are; the reserve is left
+  as it lies); each other seat's tiles are then kept as a player keeps them (*tempo*): for
+  every tile it has discarded it draws one more from the unseen tiles and throws back the
+  efficiency bot's discard. Uniform tiles would imagine the others far slower than they are
+  (in Changsha, 2.5 shanten a seat on average where the bots' real hands are at 1.2; with
+  tempo 1.3), and every line that waits — a pass most — too good;
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
   with every seat's own bot playing on — the search seat as the efficiency bot — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
@@ -27,10 +31,17 @@ else at ``rollouts`` worlds. The seat leaves the efficiency choice only for a ca
 :data:`Z_LEAVE` above it (the best such). Played to 1,024 worlds, about half the
 alternatives are 2 s.e. worse than the efficiency choice and a few percent 2 s.e. better
 (``bench_search.py --trace``), so a lax test to leave it changes decisions for the worse
-by chance. Everything is compiled and deterministic: the worlds of a decision come from
-the hand's dice seed, the turn and the world's number. Elsewhere (claims, kongs, 报听, wins)
-the search seat plays as the efficiency bot. The engine reaches :func:`discard` through
-:mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
+by chance.
+
+A search seat offered a win on another's discard that it may pass (ready, not barred by
+过手, not a declared hand that must win) weighs the win (the efficiency bot's choice, which
+never passes) against the pass the same way (:func:`win_or_pass`): where a self-draw pays
+three seats and a discard one, passing a small win early can be worth more than taking it.
+Everything is compiled and deterministic: the worlds of a decision come from the hand's
+dice seed, the turn, the kind of decision and the world's number. Elsewhere (claims, kongs,
+报听, self-drawn wins) the search seat plays as the efficiency bot. The engine reaches
+:func:`discard` and :func:`win_or_pass` through :mod:`mjsim.game.policy`, so runs without a
+search seat never compile this module.
 
 >>> P = search_policy(136, 10, rollouts=32)
 >>> P.payoffs.shape, [int(P.params[i]) for i in (MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES)]
@@ -50,18 +61,25 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .policy import DEFAULT_ROLLOUTS
-from .state import (P_HEAD, P_TAIL, P_TURNS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
-                    copy_array, copy_state, cost, new_state)
+from .state import (P_HEAD, P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_COST, ST_DECLARED,
+                    ST_KEY, ST_LOCKED, ST_RON, copy_array, copy_state, cost, new_state)
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
-PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread")
-MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD = range(len(PARAMS))
+#: ``tempo``: whether a world's hidden seats keep their tiles as players would (:func:`_keep`;
+#: 0: uniform tiles, for comparison)
+PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo")
+MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO = range(len(PARAMS))
 DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
-            "max_cost": 2, "spread": 1}
-#: ``SearchPolicy.counts``: decisions searched, worlds played (the longest-played
-#: candidate's), choices other than the efficiency bot's
-COUNTS = ("searched", "worlds", "changed")
+            "max_cost": 2, "spread": 1, "tempo": 1}
+#: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
+#: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
+#: (a changed one is a win passed); over every world's hidden seats, their number and the
+#: sums of their real costs (shanten + 1) and of their costs in the world (how far along
+#: the worlds imagine the others: a check of the model, never read by a decision)
+COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
+          "hidden", "real_cost", "world_cost")
+HIDDEN, REAL_COST, WORLD_COST = range(6, 9)
 #: standard errors of a paired difference by which the leader must beat every other
 #: candidate still played to settle a decision early
 Z = 1.5
@@ -77,6 +95,7 @@ CHECK_EVERY = 8
 #: the most worlds of one decision (world ``r`` of turn ``t`` is keyed by ``t`` · this + ``r``)
 MAX_WORLDS = 1 << 20
 _SALT = np.uint64(0x7365617263680000)  # "search"
+_SALT_WIN = np.uint64(0x7061737300000000)  # "pass": a win-or-pass decision's worlds
 
 #: one thread's buffers for the search (the engine's policy value for a search run): the
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
@@ -122,10 +141,27 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     n = _candidates(P, G, S, W, s, choice)
     if n < 2:
         return choice
-    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n)
+    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, s, np.int64(-1))
     S.status[s, ST_KEY] = P.keys[best]
     S.status[s, ST_COST] = P.costs[best]
     return P.cands[best]
+
+
+@njit_borrowed
+def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """Each search seat that may win on ``discarder``'s discard ``t`` and may pass it
+    (:func:`mjsim.game.engine.may_pass_win`) wins or passes by rollouts: the win (the
+    efficiency bot's choice) and the pass played in the same worlds; the choice into its
+    ``status[s, ST_RON]``. A search of one candidate (``candidates`` 1) weighs nothing."""
+    if P.params[CANDIDATES] < 2:
+        return
+    for j in range(1, 4):
+        s = (discarder + j) % 4
+        if bots[s] != R.BOT_SEARCH or not EN.may_pass_win(G, S, W, s, discarder, t):
+            continue
+        P.cands[0], P.cands[1] = RON_WIN, RON_PASS
+        best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t)
+        S.status[s, ST_RON] = P.cands[best]
 
 
 @njit_borrowed
@@ -178,8 +214,9 @@ def _hidden(S, s, o):
 def world(P, G, S, W, wall, bots, s, seed):
     """Into ``P.world`` and ``P.wall``: the hand as seat ``s`` may imagine it, the tiles it
     cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus tiles) dealt
-    anew from the shuffle keyed by ``seed``; the hidden seats' keys and readiness
-    re-evaluated (:func:`mjsim.game.engine.assess`)."""
+    anew from the shuffle keyed by ``seed`` — a hidden seat's tiles as it would have kept
+    them (:func:`_keep`) — and the hidden seats' keys and readiness re-evaluated
+    (:func:`mjsim.game.engine.assess`)."""
     X, pool = P.world, P.pool
     copy_state(S, X)
     copy_array(wall, P.wall)
@@ -195,9 +232,7 @@ def world(P, G, S, W, wall, bots, s, seed):
         if not G.is_bonus[wall[j]]:
             pool[n] = wall[j]
             n += 1
-    for j in range(n - 1, 0, -1):
-        r = below_seeded(seed, j, j + 1)
-        pool[j], pool[r] = pool[r], pool[j]
+    _shuffle(pool, np.int64(0), n, seed)
     m = 0
     for o in range(4):
         if _hidden(S, s, o):
@@ -205,6 +240,12 @@ def world(P, G, S, W, wall, bots, s, seed):
             for _ in range(S.concealed[o].sum()):
                 X.concealed[o, pool[m]] += 1
                 m += 1
+    end = n
+    for o in range(4):
+        if _hidden(S, s, o) and P.params[TEMPO]:
+            end = _keep(P, G, X, W, o, m, end)
+    if end < n:
+        _shuffle(pool, m, n, mix(seed))  # the tiles put back lie anywhere in the wall
     for j in range(lo, hi):
         if not G.is_bonus[wall[j]]:
             P.wall[j] = np.int8(pool[m])
@@ -212,15 +253,47 @@ def world(P, G, S, W, wall, bots, s, seed):
     for o in range(4):
         if _hidden(S, s, o):
             EN.assess(G, X, W, o, bots[o], np.int64(1))
+            P.counts[HIDDEN] += 1
+            P.counts[REAL_COST] += S.status[o, ST_COST]
+            P.counts[WORLD_COST] += X.status[o, ST_COST]
 
 
 @njit_borrowed
-def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r):
-    """World ``r`` of this decision (keyed by the hand's dice seed, the turn and ``r``) and
-    each of the ``n`` candidates still played (``P.played[c] == r``; a dropped one's is
-    minus the worlds it was played in) played out in it: seat
-    ``s``'s net payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``."""
-    key = mix(np.uint64(dice_seed) ^ _SALT)
+def _shuffle(pool, lo, hi, seed):
+    """``pool[lo:hi]`` shuffled by the stream keyed by ``seed`` (Fisher–Yates)."""
+    for j in range(hi - 1, lo, -1):
+        r = lo + below_seeded(seed, j, j - lo + 1)
+        pool[j], pool[r] = pool[r], pool[j]
+
+
+@njit_borrowed
+def _keep(P, G, X, W, o, m, end):
+    """Hidden seat ``o``'s tiles in world ``X`` made as it would have kept them: for each
+    tile it has discarded, it draws one from the end of the unseen pool (``P.pool[m:end]``)
+    and throws the efficiency bot's discard back into its place, so its hand is as far
+    along as a player's who drew and threw as often (uniform tiles would leave the other
+    seats slower than they are, and the seat's own chances, a pass's most, too bright); the
+    new end of the pool's undrawn part."""
+    for _ in range(X.discards[o].sum()):
+        if end <= m:
+            break
+        end -= 1
+        X.concealed[o, P.pool[end]] += 1
+        d = B.choose_discard(G, X, W, o, np.int64(R.BOT_EFFICIENCY))
+        X.concealed[o, d] -= 1
+        P.pool[end] = d
+    return end
+
+
+@njit_borrowed
+def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
+    """World ``r`` of this decision (keyed by the hand's dice seed, the turn, the kind of
+    decision and ``r``) and each of the ``n`` candidates still played (``P.played[c] == r``;
+    a dropped one's is minus the worlds it was played in) played out in it: seat ``s``'s net
+    payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``. With ``tile`` < 0
+    a candidate is seat ``s``'s discard; else ``cur`` has just discarded ``tile`` and a
+    candidate is seat ``s``'s win-or-pass choice on it."""
+    key = mix(np.uint64(dice_seed) ^ (_SALT if tile < 0 else _SALT_WIN))
     world(P, G, S, W, wall, bots, s, index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r))
     for c in range(n):
         if P.played[c] != r:
@@ -229,27 +302,38 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r):
         copy_state(P.world, P.roll)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
-        EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s, P.cands[c])
+        if tile < 0:
+            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
+                         P.cands[c], np.int64(0))
+        else:
+            P.roll.status[s, ST_RON] = P.cands[c]
+            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
+                         np.int64(1))
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
         P.won[r, c] = 1 if won else 0
 
 
 @njit_borrowed
-def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
-    """Play the ``n`` candidates in the same worlds, dropping those clearly worse than the
-    efficiency choice (candidate 0), until one is clearly better or none is left (or at the
-    budget); the index of the candidate chosen."""
+def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile):
+    """Play the ``n`` candidates (:func:`play_world`'s ``cur`` and ``tile``) in the same
+    worlds, dropping those clearly worse than the efficiency choice (candidate 0), until one
+    is clearly better or none is left (or at the budget); the index of the candidate chosen,
+    counted in ``P.counts`` (a discard's :data:`TRACE` kept while there is room)."""
     P.played[:n] = 0
     r = np.int64(0)
     while r < P.params[MAX_ROLLOUTS]:
-        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile)
         r += 1
         if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _settled(P, r, n):
             break
     best = _leader(P, r, n)
-    k = P.counts[0]
-    if k < P.trace.shape[0]:
+    at = 0 if tile < 0 else 3  # the decision's counts in :data:`COUNTS`
+    P.counts[at] += 1
+    P.counts[at + 1] += r
+    P.counts[at + 2] += best != 0
+    k = P.counts[0] - 1
+    if tile < 0 and k < P.trace.shape[0]:
         for c in range(1, n):
             m = abs(P.played[c])
             total = 0.0
@@ -258,19 +342,16 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n):
             P.trace[k, c, 0] = m
             P.trace[k, c, 1] = total / m
             P.trace[k, c, 2] = _paired(P.payoffs, m, np.int64(c), np.int64(0))
-    P.counts[0] += 1
-    P.counts[1] += r
-    P.counts[2] += best != 0
     return best
 
 
 @njit_borrowed
 def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts):
-    """Every one of the ``n`` candidates in ``P.cands`` played out in the same ``rollouts``
-    worlds (:func:`play_world`; ``mjsim advise``)."""
+    """Every one of seat ``s``'s ``n`` candidate discards in ``P.cands`` played out in the
+    same ``rollouts`` worlds (:func:`play_world`; ``mjsim advise``)."""
     P.played[:n] = 0
     for r in range(rollouts):
-        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r)
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, s, np.int64(-1))
 
 
 @njit_borrowed

@@ -47,12 +47,16 @@ M_KIND, M_TYPE, M_FROM = range(3)
 #: (``ready``: one tile from a win by cost; ``tenpai``: after the seat's last discard, its 13
 #: tiles win on a tile it may add, tested tile by tile where declaring or liability needs it;
 #: ``push``: 推出 — 0 not yet weighed, :data:`PUSH_NONE` weighed and not made, else the kind
-#: of the pair set aside + :data:`PUSH_NONE` + 1)
+#: of the pair set aside + :data:`PUSH_NONE` + 1; ``ron``: a win-or-pass choice made for the
+#: seat's next chance to win on another's tile, :data:`RON_BOT` … :data:`RON_PASS`)
 STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
-          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push")
+          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron")
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH = range(len(STATUS))
+    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON = \
+    range(len(STATUS))
 PUSH_NONE = 1
+#: ``status[s, ST_RON]``: the seat's bot decides; it wins; it passes (a search seat's rollouts)
+RON_BOT, RON_WIN, RON_PASS = range(3)
 #: positions in ``State.pos``
 #: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
 #: while turning the wildcard indicator at the deal, set aside as nobody's; ``last``: the
