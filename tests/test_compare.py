@@ -140,6 +140,9 @@ def test_metrics_agree_with_play_summary():
         assert r[f"play.{bot}.deal_in"] == pytest.approx(deal_in / (len(df) * len(ss)))
         assert r[f"play.{bot}.self_drawn"] == pytest.approx((wins & self_drawn).sum() / wins.sum())
         assert r[f"play.{bot}.big_win"] == pytest.approx((wins & big).sum() / wins.sum())
+        passed = sum(((df["passed"].to_numpy() >> s) & 1).sum() for s in ss)
+        assert r[f"play.{bot}.passed"] == pytest.approx(passed / (len(df) * len(ss)))
+    assert r["play.efficiency.passed"] == 0  # the efficiency bot never passes a win
 
 
 @pytest.fixture(scope="module")

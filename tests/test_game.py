@@ -145,6 +145,7 @@ def test_guoshou(guoshou):
     rec, state = play_wall(rules, wall, bots="efficiency,efficiency,value,efficiency",
                            melds=melds)
     assert rec["winners"] == 1 << 2 and _has(rec, 2, "pengpenghu")
+    assert rec["passed"] == 1 << 2  # the small win passed is recorded
     if guoshou:
         assert R.WIN_KINDS[rec["win_kind"]] == "zimo" and rec["turns"] == 2
     else:

@@ -181,7 +181,8 @@ def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
 
 def test_wins_are_weighed_against_passes(monkeypatch):
     """In play, the search seat weighs its wins on others' discards, each in 16 to 64
-    worlds, and passes no more of them than it weighed."""
+    worlds, and passes no more of them than it weighed; the records mark a pass in the
+    hands it passed in (at most once a hand), and never an efficiency seat's."""
     made = []
 
     def counting(names, wall_size, rec_size):
@@ -189,8 +190,12 @@ def test_wins_are_weighed_against_passes(monkeypatch):
         return made[-1]
 
     monkeypatch.setattr(play_mod, "_policy", counting)
-    play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
+    rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     counts = dict(zip(COUNTS, sum(p.counts for p in made)))
+    passed = rows[:, columns(RULES).index("passed")]
+    assert (passed & 0b1110 == 0).all()
+    assert ((passed == 1).sum() > 0) == (counts["passed"] > 0)
+    assert (passed == 1).sum() <= counts["passed"]
     assert counts["wins_searched"] > 0
     assert 16 * counts["wins_searched"] <= counts["wins_worlds"] <= 64 * counts["wins_searched"]
     assert 0 <= counts["passed"] <= counts["wins_searched"]

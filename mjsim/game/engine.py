@@ -42,7 +42,7 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, ST_RON,
-                    MAX_MELDS, RON_BOT, RON_PASS,
+                    ST_PASSED, MAX_MELDS, RON_BOT, RON_PASS,
                     add_meld, can_add, cost, dealer_first_turn, evaluate, exposed_melds,
                     find_pung, is_wild_kind, live, n_waits, pop_meld,
                     reset_state, upgrade_pung, waits_on, wild_held)
@@ -477,6 +477,7 @@ def _ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
         if choice == RON_PASS or (choice == RON_BOT and not _must_win(G, S, o) and
                                   B.declines_ron(G, S, W, o, bots[o], top, _live(G, S))):
             _pass(G, S, o, W.tiles[o])
+            S.status[o, ST_PASSED] = 1
             continue
         S.units[o] = top
         if G.cfg[V.MULTI_WIN] == V.MULTI_LARGEST:
@@ -1019,6 +1020,7 @@ def _close(G, S, W, rec):
         rec[R.C_BONUS + s] = st[s, ST_BONUS]
         rec[R.C_DECLARED] |= st[s, ST_DECLARED] << s
         rec[R.C_LOCKED] |= st[s, ST_LOCKED] << s
+        rec[R.C_PASSED] |= st[s, ST_PASSED] << s
         if rec[R.C_OUTCOME] == R.OUT_DRAW and _ready_exact(G, S, W, s):
             rec[R.C_READY_END] |= 1 << s
     SC.end_hand(G, S, rec)

@@ -74,8 +74,8 @@ COMMON = (
     "discarder", "win_tile", "wild_kind",
     *seat_columns("units"), *seat_columns("patterns"), *seat_columns("void"),
     *seat_columns("bonus"), *seat_columns("pay"),
-    "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "ready_end",
-    *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
+    "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "passed",
+    "ready_end", *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
     *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), *seat_columns("ready_shape"),
     "ready_open", *seat_columns("declare_turn"),
 )
@@ -90,9 +90,9 @@ C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE, C_READY_SHAPE, \
 C_READY_OPEN = _AT["ready_open"]
 #: ``ready_waits_lo`` holds the winning kinds 0–16 (bit k), ``ready_waits_hi`` 17–33
 WAITS_SPLIT = 17
-C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_READY_END = (
-    _AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared", "locked",
-                     "ready_end"))
+C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_PASSED, \
+    C_READY_END = (_AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared",
+                                    "locked", "passed", "ready_end"))
 N_COMMON = len(COMMON)
 #: the readiness columns: recorded only in runs that ask for them (the waits study)
 READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
@@ -100,15 +100,17 @@ READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
              *seat_columns("ready_shape"), "ready_open")
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
-#: drawn (0 for other outcomes). ``bonus_<s>`` counts the bonus tiles (flowers, and dragons
-#: where they are bonus tiles) seat ``s`` set aside. The first time seat ``s``'s tiles (as
+#: drawn (0 for other outcomes), ``passed`` the seats that passed a win on another's discard
+#: (the value bot waiting for a big win, a search seat's rollouts preferring the pass).
+#: ``bonus_<s>`` counts the bonus tiles (flowers, and dragons where they are bonus tiles)
+#: seat ``s`` set aside. The first time seat ``s``'s tiles (as
 #: dealt, or after one of its discards) won on some kind: the wait's shape
 #: (``ready_shape_<s>``, :data:`mjsim.game.shape.SHAPES`; 0: never ready), ``ready_turn_<s>``
 #: (the hand's discard count then; 0: as dealt), the winning kinds (``ready_waits_lo/hi``),
 #: their copies it could not see (``ready_live``; a wild kind's too), and ``ready_open``
 #: the seats that had an exposed meld then; ``declare_turn_<s>`` the discard on which seat
 #: ``s`` declared ready (报听, 敲; 0: never)
-SEAT_MASKS = ("winners", "declared", "locked", "ready_end", "ready_open")
+SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open")
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
          *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
          *seat_columns("ready_waits_hi"), *seat_columns("declare_turn")}

@@ -232,7 +232,7 @@ def world(P, G, S, W, wall, bots, s, seed):
         if not G.is_bonus[wall[j]]:
             pool[n] = wall[j]
             n += 1
-    _shuffle(pool, np.int64(0), n, seed)
+    _shuffle(pool, np.int64(0), np.int64(n), seed)
     m = 0
     for o in range(4):
         if _hidden(S, s, o):
@@ -243,9 +243,9 @@ def world(P, G, S, W, wall, bots, s, seed):
     end = n
     for o in range(4):
         if _hidden(S, s, o) and P.params[TEMPO]:
-            end = _keep(P, G, X, W, o, m, end)
+            end = _keep(P, G, X, W, o, np.int64(m), np.int64(end))
     if end < n:
-        _shuffle(pool, m, n, mix(seed))  # the tiles put back lie anywhere in the wall
+        _shuffle(pool, np.int64(m), np.int64(n), mix(seed))  # the tiles put back: anywhere
     for j in range(lo, hi):
         if not G.is_bonus[wall[j]]:
             P.wall[j] = np.int8(pool[m])

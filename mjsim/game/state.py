@@ -48,11 +48,12 @@ M_KIND, M_TYPE, M_FROM = range(3)
 #: tiles win on a tile it may add, tested tile by tile where declaring or liability needs it;
 #: ``push``: 推出 — 0 not yet weighed, :data:`PUSH_NONE` weighed and not made, else the kind
 #: of the pair set aside + :data:`PUSH_NONE` + 1; ``ron``: a win-or-pass choice made for the
-#: seat's next chance to win on another's tile, :data:`RON_BOT` … :data:`RON_PASS`)
+#: seat's next chance to win on another's tile, :data:`RON_BOT` … :data:`RON_PASS`;
+#: ``passed``: 1 once the seat has passed a win on another's discard this hand)
 STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
-          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron")
+          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron", "passed")
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON = \
+    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON, ST_PASSED = \
     range(len(STATUS))
 PUSH_NONE = 1
 #: ``status[s, ST_RON]``: the seat's bot decides; it wins; it passes (a search seat's rollouts)

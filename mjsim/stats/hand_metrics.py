@@ -51,11 +51,13 @@ class Metric(NamedTuple):
 
 
 #: how each bot plays, where a line-up has several (``play.<bot>.<name>``): its seats' wins
-#: and deal-ins per seat-hand, the self-drawn and patterned shares of its wins
+#: and deal-ins per seat-hand, the self-drawn and patterned shares of its wins, the seat-hands
+#: in which it passed a win on another's discard
 PLAY = (("win", "wins (per seat-hand)", "胡牌率"),
         ("deal_in", "deals in (per seat-hand)", "放铳率"),
         ("self_drawn", "self-drawn share of its wins", "自摸占其胡牌"),
-        ("big_win", "big-win share of its wins", "大胡占其胡牌"))
+        ("big_win", "big-win share of its wins", "大胡占其胡牌"),
+        ("passed", "passed a win on a discard (per seat-hand)", "过胡 (每座每手)"))
 
 
 #: quantiles of a seat's net score per hand (bootstrapped), in percent, and the largest loss
@@ -219,6 +221,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
     for s in SEATS:
         columns[f"mean_score.seat_{s}"] = (pay[:, s], ones)
     discarder = df["discarder"].to_numpy()
+    passed = (df["passed"].to_numpy(np.int64)[:, None] >> np.arange(4)) & 1
     for b in dict.fromkeys(bots):
         seats = [s for s in SEATS if bots[s] == b]
         columns[f"mean_score.bot_{b}"] = (pay[:, seats].mean(axis=1), ones)
@@ -230,6 +233,8 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
                                            .sum(axis=1).astype(np.float64), n_wins)
         columns[f"play.{b}.big_win"] = ((wins & (patterns[:, seats] != 0)).sum(axis=1)
                                         .astype(np.float64), n_wins)
+        columns[f"play.{b}.passed"] = (passed[:, seats].sum(axis=1).astype(np.float64),
+                                       ones * len(seats))
     for k, name in enumerate(WIN_KINDS):
         columns[f"win_kind.{name}"] = (won * (kind == k), won)
     for bit, p in enumerate(g.patterns):  # bit b of patterns_<seat>: the model's pattern b
