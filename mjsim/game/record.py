@@ -111,6 +111,17 @@ READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
 #: the seats that had an exposed meld then; ``declare_turn_<s>`` the discard on which seat
 #: ``s`` declared ready (报听, 敲; 0: never)
 SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open")
+
+
+def seat_bits(masks) -> np.ndarray:
+    """Seat bitmasks (a :data:`SEAT_MASKS` column) ``int[n]`` → ``bool[n, 4]``.
+
+    >>> seat_bits(np.array([0b0101])).tolist()
+    [[True, False, True, False]]
+    """
+    return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(4)) & 1 == 1
+
+
 _WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
          *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
          *seat_columns("ready_waits_hi"), *seat_columns("declare_turn")}

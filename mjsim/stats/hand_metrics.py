@@ -29,6 +29,7 @@ from ..game.record import (
     SELF_DRAWN,
     WIN_KINDS,
     WIN_KINDS_ZH,
+    seat_bits,
 )
 from ..rules import RuleSet
 
@@ -139,8 +140,7 @@ def model_metrics(g) -> list[Metric]:
 def _winners(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per hand and seat, whether it won; per hand, how many won."""
     won = df["outcome"].to_numpy() == OUT_WIN
-    winners = ((df["winners"].to_numpy(np.int64)[:, None] >> np.arange(4)) & 1).astype(bool)
-    winners &= won[:, None]
+    winners = seat_bits(df["winners"].to_numpy()) & won[:, None]
     return winners, winners.sum(axis=1).astype(np.float64)
 
 
@@ -221,7 +221,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
     for s in SEATS:
         columns[f"mean_score.seat_{s}"] = (pay[:, s], ones)
     discarder = df["discarder"].to_numpy()
-    passed = (df["passed"].to_numpy(np.int64)[:, None] >> np.arange(4)) & 1
+    passed = seat_bits(df["passed"].to_numpy())
     for b in dict.fromkeys(bots):
         seats = [s for s in SEATS if bots[s] == b]
         columns[f"mean_score.bot_{b}"] = (pay[:, seats].mean(axis=1), ones)

@@ -34,7 +34,8 @@ import numpy as np
 import pandas as pd
 
 from ..game.config import game_config
-from ..game.record import COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS
+from ..game.record import (COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS,
+                           seat_bits)
 from .proportions import Z95, proportion
 from .hand_metrics import model_metrics, model_per_hand, receipts
 from .paired import Moments as PairedMoments
@@ -184,11 +185,6 @@ def rate(hits: np.ndarray | int, n: int | None = None) -> dict[str, Any] | None:
 
 def _seat_matrix(df: pd.DataFrame, name: str) -> np.ndarray:
     return df[[f"{name}_{s}" for s in SEATS]].to_numpy(dtype=np.int64)
-
-
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """Seat bitmasks ``int[n]`` → ``bool[n, 4]``."""
-    return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(4)) & 1 == 1
 
 
 def quantile_positions(n: int, percents: tuple[int, ...] = QUANTILES) -> np.ndarray:
@@ -393,7 +389,7 @@ class PlaySummary:
         outcome = df["outcome"].to_numpy()
         won = outcome == OUT_WIN
         kind = df["win_kind"].to_numpy()
-        winners = _bits(df["winners"].to_numpy()) & won[:, None]
+        winners = seat_bits(df["winners"].to_numpy()) & won[:, None]
         discarder = df["discarder"].to_numpy()
         dealt_in = won & (discarder >= 0)
         self_drawn = won & np.isin(kind, SELF_DRAWN)
