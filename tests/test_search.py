@@ -95,6 +95,31 @@ def test_a_world_keeps_every_tile_when_the_others_keep_theirs():
         assert (again == hidden).all()
 
 
+def test_a_world_deals_no_ready_hand_a_seat_would_have_declared():
+    """Where the rules declare readiness (报听 as soon as ready), an undeclared seat is not
+    ready: a world that deals it a ready hand is not one the seat could be in, and
+    :func:`world` says so (the search redraws it). Changsha's tables with 报听 switched on
+    (its compiled search, no other model's)."""
+    G, S, W, wall = _dealt("changsha", 5)
+    S.status[2, ST_DECLARED] = 0
+    S.discards[1:, 0] = 8  # the others have thrown 8 tiles each: kept as players keep them
+    P = search_policy(wall.size, len(columns("changsha")))
+    bots = np.zeros(4, np.int64)
+    verdicts = []
+    for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
+        cfg = G.cfg.copy()
+        cfg[V.DECLARE] = declare
+        D = G._replace(cfg=cfg)  # a copy: the cached configuration unchanged
+        for seed in range(1, 41):
+            possible = world(P, D, S, W, wall, bots, np.int64(0), np.uint64(seed))
+            ready = [bool(EN.ready_undeclared(D, P.world, W, np.int64(o))) for o in (1, 2, 3)]
+            assert possible == (not any(ready))
+            verdicts.append((declare, possible))
+    assert all(possible for declare, possible in verdicts if declare == V.DECLARE_NONE)
+    with_declare = [possible for declare, possible in verdicts if declare != V.DECLARE_NONE]
+    assert 0 < sum(with_declare) < len(with_declare)  # both kinds of world are dealt
+
+
 def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:
     """Over the worlds of one search seat's decisions in 48 hands: the other seats' mean
     cost really and in the worlds."""

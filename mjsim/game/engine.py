@@ -357,6 +357,23 @@ def _ready_exact(G, S, W, s):
 
 
 @njit_borrowed
+def may_declare(G, S, s):
+    """Whether seat ``s`` declares 报听 the moment its tiles are ready after a discard: the
+    rules have 报听, it has not declared, and it keeps ``declare_min_concealed`` concealed
+    tiles or more."""
+    return G.cfg[V.DECLARE] != V.DECLARE_NONE and not S.status[s, ST_DECLARED] and \
+        S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
+
+
+@njit_borrowed
+def ready_undeclared(G, S, W, s):
+    """Whether seat ``s``'s 13 tiles (assessed: :func:`assess`) are ready though it would
+    have declared them (:func:`may_declare`): a hand nobody can hold undeclared, so a
+    search's world that deals it is redrawn."""
+    return may_declare(G, S, s) and _ready_exact(G, S, W, s)
+
+
+@njit_borrowed
 def _stays_ready(G, S, W, s):
     """Whether seat ``s``'s 13 tiles (its melds as they stand) are one tile from a win of a
     scoring family, tile by tile."""
@@ -849,11 +866,10 @@ def _after_discard(G, S, W, wall, rec, s, t):
     _mark_ready(G, S, W, s)
     if st[s, ST_READY] and rec[R.C_READY_SHAPE + s] == 0:
         _record_ready(G, S, W, rec, s)
-    may_declare = G.cfg[V.DECLARE] != V.DECLARE_NONE and not st[s, ST_DECLARED] and \
-        S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
+    declares = may_declare(G, S, s)
     # exact readiness, where 报听 or a liability case (承包: is the discarder ready?) needs it
-    st[s, ST_TENPAI] = (may_declare or G.cfg[V.FEED_LIMIT] > 0) and _ready_exact(G, S, W, s)
-    if may_declare and st[s, ST_TENPAI]:
+    st[s, ST_TENPAI] = (declares or G.cfg[V.FEED_LIMIT] > 0) and _ready_exact(G, S, W, s)
+    if declares and st[s, ST_TENPAI]:
         st[s, ST_DECLARED] = 1
         rec[R.C_DECLARE_TURN + s] = S.pos[P_TURNS]
         if G.cfg[V.DECLARE_LOCK]:

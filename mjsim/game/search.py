@@ -76,10 +76,11 @@ DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
 #: sums of their real costs (shanten + 1) and of their costs in the world (how far along
-#: the worlds imagine the others: a check of the model, never read by a decision)
+#: the worlds imagine the others: a check of the model, never read by a decision), and the
+#: worlds redrawn for dealing a seat a ready hand it would have declared
 COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
-          "hidden", "real_cost", "world_cost")
-HIDDEN, REAL_COST, WORLD_COST = range(6, 9)
+          "hidden", "real_cost", "world_cost", "redrawn")
+HIDDEN, REAL_COST, WORLD_COST, REDRAWN = range(6, 10)
 #: standard errors of a paired difference by which the leader must beat every other
 #: candidate still played to settle a decision early
 Z = 1.5
@@ -94,6 +95,9 @@ TRACE = ("worlds", "mean_diff", "z")
 CHECK_EVERY = 8
 #: the most worlds of one decision (world ``r`` of turn ``t`` is keyed by ``t`` · this + ``r``)
 MAX_WORLDS = 1 << 20
+#: the most draws of one world, redrawn while a hidden seat is ready but undeclared (the
+#: last draw is played as it is)
+MAX_REDRAWS = 32
 _SALT = np.uint64(0x7365617263680000)  # "search"
 _SALT_WIN = np.uint64(0x7061737300000000)  # "pass": a win-or-pass decision's worlds
 
@@ -216,7 +220,9 @@ def world(P, G, S, W, wall, bots, s, seed):
     cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus tiles) dealt
     anew from the shuffle keyed by ``seed`` — a hidden seat's tiles as it would have kept
     them (:func:`_keep`) — and the hidden seats' keys and readiness re-evaluated
-    (:func:`mjsim.game.engine.assess`)."""
+    (:func:`mjsim.game.engine.assess`). Returns whether the world is one seat ``s`` could
+    be in: no hidden seat holds a ready hand it would have declared (报听 where the rules
+    declare readiness; :func:`mjsim.game.engine.ready_undeclared`)."""
     X, pool = P.world, P.pool
     copy_state(S, X)
     copy_array(wall, P.wall)
@@ -250,12 +256,12 @@ def world(P, G, S, W, wall, bots, s, seed):
         if not G.is_bonus[wall[j]]:
             P.wall[j] = np.int8(pool[m])
             m += 1
+    possible = True
     for o in range(4):
         if _hidden(S, s, o):
             EN.assess(G, X, W, o, bots[o], np.int64(1))
-            P.counts[HIDDEN] += 1
-            P.counts[REAL_COST] += S.status[o, ST_COST]
-            P.counts[WORLD_COST] += X.status[o, ST_COST]
+            possible = possible and not EN.ready_undeclared(G, X, W, o)
+    return possible
 
 
 @njit_borrowed
@@ -294,7 +300,17 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
     a candidate is seat ``s``'s discard; else ``cur`` has just discarded ``tile`` and a
     candidate is seat ``s``'s win-or-pass choice on it."""
     key = mix(np.uint64(dice_seed) ^ (_SALT if tile < 0 else _SALT_WIN))
-    world(P, G, S, W, wall, bots, s, index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r))
+    seed = index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r)
+    for attempt in range(MAX_REDRAWS):
+        if world(P, G, S, W, wall, bots, s, seed) or attempt == MAX_REDRAWS - 1:
+            break
+        P.counts[REDRAWN] += 1
+        seed = mix(seed)
+    for o in range(4):
+        if _hidden(S, s, o):
+            P.counts[HIDDEN] += 1
+            P.counts[REAL_COST] += S.status[o, ST_COST]
+            P.counts[WORLD_COST] += P.world.status[o, ST_COST]
     for c in range(n):
         if P.played[c] != r:
             continue
