@@ -1,5 +1,6 @@
 """Every notebook in notebooks/ runs from top to bottom without a cell error, on a small
-number of deals (``MJSIM_NB_DEALS``) or played hands (``MJSIM_NB_HANDS``), in a kernel
+number of deals (``MJSIM_NB_DEALS``) or played hands (``MJSIM_NB_HANDS``; with a search
+seat ``MJSIM_NB_SEARCH_HANDS``, Changsha only), in a kernel
 that is this interpreter; notebooks are kept without outputs so their diffs stay small."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from nbclient import NotebookClient
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 DEALS = "5000"
 HANDS = "2000"
+SEARCH_HANDS = "64"  # hands played with a search seat (about 45 a second)
 CELL_TIMEOUT = 300
 
 
@@ -55,6 +57,8 @@ def test_saved_without_outputs(path):
 def test_notebook_runs(path, tmp_path, monkeypatch, python3_kernel):
     monkeypatch.setenv("MJSIM_NB_DEALS", DEALS)  # the kernel inherits the environment
     monkeypatch.setenv("MJSIM_NB_HANDS", HANDS)
+    monkeypatch.setenv("MJSIM_NB_SEARCH_HANDS", SEARCH_HANDS)
+    monkeypatch.setenv("MJSIM_NB_SEARCH_RULES", "changsha")  # the search compiled in warm-up
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, kernel_name=python3_kernel, timeout=CELL_TIMEOUT,
                             resources={"metadata": {"path": str(tmp_path)}})

@@ -197,6 +197,25 @@ def test_report_section(fake_engine, tmp_path):
     assert "expected scores — changsha, 64 hands" in text and "bots compared" in text
 
 
+def test_report_compares_the_bots_asked_for(fake_engine, tmp_path):
+    """``--bots`` sets the bots-compared line-up (a search seat, say); the report's section
+    and its reproduce line name it; a bad line-up, or one with ``--all``, is one line."""
+    lineup = "search,efficiency,efficiency,efficiency"
+    doc = json.loads(run("report", "-n", "1000", "--hands", "64", "--bots", lineup, "--out",
+                         str(tmp_path), "--json").stdout)
+    compared = doc["play"]["bots_compared"]
+    assert compared["lineup"] == lineup.split(",")
+    assert [e["bot"] for e in compared["bots"]] == ["search", "efficiency"]
+    markdown = (tmp_path / "changsha" / "report.md").read_text(encoding="utf-8")
+    assert "`search`, `efficiency`" in markdown and f"--bots {lineup}" in markdown
+    run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path), "--json")
+    default = (tmp_path / "changsha" / "report.md").read_text(encoding="utf-8")
+    assert "--bots" not in default.split("Reproduce: ", 1)[1]
+    assert "unknown bot 'greedy'" in user_error("report", "-n", "1000", "--bots", "greedy",
+                                                "--out", str(tmp_path))
+    assert "--all" in user_error("report", "--all", "--bots", lineup, "--out", str(tmp_path))
+
+
 def test_report_without_play(tmp_path):
     doc = json.loads(run("report", "-n", "1000", "--hands", "0", "--out", str(tmp_path),
                          "--json").stdout)

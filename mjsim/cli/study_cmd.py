@@ -121,6 +121,11 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
                out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
                hands: int = typer.Option(20_000, "--hands", min=0,
                                          help="Hands played for the expected scores (0: skip)."),
+               bots: str | None = typer.Option(
+                   None, "--bots", "-b",
+                   help="The line-up of the bots-compared section, played in its four seatings "
+                        "(paired), e.g. search,efficiency,efficiency,efficiency (default "
+                        "efficiency,value,cautious,efficiency)."),
                quiet: bool = QUIET, json: bool = JSON,
                every: bool = typer.Option(False, "--all",
                                           help="Every playable rule set's report at its "
@@ -129,15 +134,19 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
     legal hands and shanten by family, exact beside simulated), expected scores of played
     hands, charts and a Markdown report. With ``--all``, the atlas: every rule set's report
     and the games side by side (``reports/README.md``)."""
+    from ..game.play import parse_bots
     from ..report.deal_report import build_deal_report
+    from ..report.play_report import REPORT_LINEUP
     from ..report.qishou_report import build_report
 
+    lineup = REPORT_LINEUP if bots is None else parse_bots(bots)
     if every:
         from ..report.atlas import build_all
 
-        if settings:
-            raise fail("--all writes every rule set at its defaults; --set changes one rule "
-                       "set (give --rules without --all)")
+        if settings or bots is not None:
+            raise fail("--all writes every rule set at its defaults with the default bots; "
+                       "--set and --bots change one rule set's report (give --rules without "
+                       "--all)")
         rows = build_all(n=n, seed=seed, out=out, hands=hands, progress=not (quiet or json),
                          echo=None if json else console.print)
         if json:
@@ -149,7 +158,7 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
                    "yet; rule sets with a report: the playable ones (`mjsim rules list`)")
     build = build_report if has_qishou(rs) else build_deal_report
     summary = build(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
-                    echo=None if json else console.print, hands=hands)
+                    echo=None if json else console.print, hands=hands, bots=lineup)
     if json:
         emit_json(summary)
 

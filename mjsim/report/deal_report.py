@@ -26,7 +26,7 @@ from ..rules import RuleSet
 from ..stats.deal_odds import SEATS, deal_odds
 from ..stats.proportions import odds_text
 from . import charts
-from .play_report import build_play_report, play_markdown
+from .play_report import REPORT_LINEUP, build_play_report, play_markdown
 from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
 
 
@@ -88,8 +88,10 @@ def _shanten_chart(shanten: dict[str, Any], path: Path) -> Path:
 
 def build_deal_report(rules: RuleSet, n: int = 200_000, seed: int = 0,
                       out: Path = Path("reports"), progress: bool = True,
-                      echo: Callable | None = print, hands: int = 20_000) -> dict[str, Any]:
-    """Deal-time odds and played hands of ``rules``; write the report, return its summary."""
+                      echo: Callable | None = print, hands: int = 20_000,
+                      bots: tuple[str, ...] = REPORT_LINEUP) -> dict[str, Any]:
+    """Deal-time odds and played hands of ``rules`` (``bots`` the lineup compared); write
+    the report, return its summary."""
     t0 = time.perf_counter()
     folder = report_folder(rules, out, hands)
     odds = deal_odds(rules, n, seed)
@@ -99,7 +101,7 @@ def build_deal_report(rules: RuleSet, n: int = 200_000, seed: int = 0,
                                     folder / "bonus_at_deal.png")
     if "wild" in odds:
         files["wild"] = _law_chart(odds["wild"], WILD_LABEL, folder / "wild_at_deal.png")
-    play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
+    play = (build_play_report(rules, hands, seed, out, bots, progress=progress, echo=None)
             if hands else None)
     summary = {"rules": rules.id, "options_hash": rules.options_hash, "seed": seed,
                "n_deals": n, "mjsim": __version__, "deal": odds, "play": play,

@@ -25,7 +25,8 @@ from ..stats.exact import exact_summary
 from ..stats.qishou_freq import agrees, qishou_study, seat_classes
 from . import charts
 from .compare_report import build_rule_changes, compare_markdown
-from .play_report import DEFAULT_HANDS, build_play_report, check_hands, play_markdown
+from .play_report import (DEFAULT_HANDS, REPORT_LINEUP, build_play_report, check_hands,
+                          play_markdown)
 from .play_report import echo_summary as echo_play
 
 PINYIN = {
@@ -129,11 +130,12 @@ def _pct(p: float | None) -> str:
 
 def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
                  progress: bool = True, echo: Callable | None = print,
-                 hands: int = DEFAULT_HANDS) -> dict[str, Any]:
+                 hands: int = DEFAULT_HANDS,
+                 bots: tuple[str, ...] = REPORT_LINEUP) -> dict[str, Any]:
     """Run the study and write the report; return its summary (also ``summary.json``).
 
-    ``hands`` > 0 adds the "Expected scores" section (:mod:`mjsim.report.play_report`),
-    its summary under the key ``play``, and the "Rule changes" section
+    ``hands`` > 0 adds the "Expected scores" section (:mod:`mjsim.report.play_report`,
+    ``bots`` the lineup compared), its summary under the key ``play``, and the "Rule changes" section
     (:func:`mjsim.report.compare_report.build_rule_changes`, ``hands`` hands per variant),
     under ``rule_changes``.
     """
@@ -154,7 +156,7 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     }
     checks = {p: all(agrees(e[s]) for s in ("dealer", "non_dealer"))
               for p, e in study["patterns"].items() if not e.get("off")}
-    play = (build_play_report(rules, hands, seed, out, progress=progress, echo=None)
+    play = (build_play_report(rules, hands, seed, out, bots, progress=progress, echo=None)
             if hands else None)
     changes = build_rule_changes(rules, hands, seed, folder, progress) if hands else None
     summary = {
@@ -262,8 +264,11 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
 def report_end(rules: RuleSet, s: dict[str, Any], notes: list[str]) -> list[str]:
     """The last lines of a report: its notes, and the command that reproduces it."""
     lines = ["## Notes", ""] + [f"- {n}" for n in notes] + [""] if notes else []
+    compared = (s.get("play") or {}).get("bots_compared")
+    lineup = tuple(compared["lineup"]) if compared else REPORT_LINEUP
     return lines + [f"Reproduce: `mjsim report --rules {rules.id} -n {s['n_deals']} "
                     f"--seed {s['seed']} --hands {s['play']['n_hands'] if s.get('play') else 0}"
+                    + (f" --bots {','.join(lineup)}" if lineup != REPORT_LINEUP else "")
                     + "".join(f" --set {k}={v}" for k, v in rules.overrides.items()) + "`."]
 
 
