@@ -169,9 +169,9 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
           f"{win_worlds / max(wins_n, 1):.1f} worlds each, {passed} passed "
           f"({100 * passed / max(wins_n, 1):.1f}%)")
     print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
-          f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; {redrawn} worlds "
-          f"redrawn ({100 * redrawn / max(worlds + win_worlds, 1):.1f}%) for a ready hand "
-          f"undeclared")
+          f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
+          f"{redrawn / max(worlds + win_worlds, 1):.2f} redraws a world played (a hidden "
+          f"seat dealt a ready hand it would have declared)")
     print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
           f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
           f"an upper bound: it includes the hands' own play)")
