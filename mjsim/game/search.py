@@ -14,7 +14,9 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
   every tile it has discarded it draws one more from the unseen tiles and throws back the
   efficiency bot's discard. Uniform tiles would imagine the others far slower than they are
   (in Changsha, 2.5 shanten a seat on average where the bots' real hands are at 1.2; with
-  tempo 1.3), and every line that waits — a pass most — too good;
+  tempo 1.3), and every line that waits — a pass most — too good. Where the rules declare
+  readiness (报听 as soon as ready), a world that deals a hidden seat a ready hand it would
+  have declared is not one the seat could be in, and is drawn again (:data:`MAX_REDRAWS`);
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
   with every seat's own bot playing on — the search seat as the efficiency bot — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
