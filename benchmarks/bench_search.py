@@ -158,7 +158,7 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
         print(f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
               f"self-drawn {100 * r[2] / 4:.1f}% of wins")
     searched_n, worlds, changed, wins_n, win_worlds, passed, hidden, real, imagined, \
-        redrawn = counts
+        redrawn, impossible = counts
     decisions = max(searched_n + wins_n, 1)
     threads = numba.get_num_threads()
     print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
@@ -171,7 +171,8 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
     print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
           f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
           f"{redrawn / max(worlds + win_worlds, 1):.2f} redraws a world played (a hidden "
-          f"seat dealt a ready hand it would have declared)")
+          f"seat dealt a ready hand it would have declared), {impossible} worlds played "
+          f"after the last redraw")
     print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
           f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
           f"an upper bound: it includes the hands' own play)")

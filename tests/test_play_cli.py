@@ -214,6 +214,10 @@ def test_report_compares_the_bots_asked_for(fake_engine, tmp_path):
     assert "unknown bot 'greedy'" in user_error("report", "-n", "1000", "--bots", "greedy",
                                                 "--out", str(tmp_path))
     assert "--all" in user_error("report", "--all", "--bots", lineup, "--out", str(tmp_path))
+    assert "two bots or more" in user_error("report", "-n", "1000", "--bots", "search",
+                                            "--out", str(tmp_path))
+    assert "--hands 0" in user_error("report", "-n", "1000", "--hands", "0", "--bots", lineup,
+                                     "--out", str(tmp_path))
 
 
 def test_report_without_play(tmp_path):

@@ -8,14 +8,20 @@ import numpy as np
 import pytest
 
 import mjsim.game.play as play_mod
+from mjsim.efficiency import waits_batch
 from mjsim.game import engine as EN
 from mjsim.game import record as R
+from mjsim.game import scoring as SC
 from mjsim.game import values as V
+from mjsim.game.advise import position
 from mjsim.game.config import game_config
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import COUNTS, Z_DROP, Z_LEAVE, _leader, _settled, search_policy, world
+from mjsim.game.search import (COUNTS, Z_DROP, Z_LEAVE, _leader, _settled, search_policy,
+                               weigh, world)
 from mjsim.game.state import (P_HEAD, P_TAIL, STATE, ST_COST, ST_DECLARED, copy_state, cost,
                               new_scratch, new_state, reset_state)
+from mjsim.notation import parse_hand
+from mjsim.rules import load_rules
 from mjsim.sim.walls import WallSpec, walls
 
 RULES = "changsha"
@@ -95,29 +101,74 @@ def test_a_world_keeps_every_tile_when_the_others_keep_theirs():
         assert (again == hidden).all()
 
 
-def test_a_world_deals_no_ready_hand_a_seat_would_have_declared():
-    """Where the rules declare readiness (报听 as soon as ready), an undeclared seat is not
-    ready: a world that deals it a ready hand is not one the seat could be in, and
-    :func:`world` says so (the search redraws it). Changsha's tables with 报听 switched on
-    (its compiled search, no other model's)."""
-    G, S, W, wall = _dealt("changsha", 5)
-    S.status[2, ST_DECLARED] = 0
-    S.discards[1:, 0] = 8  # the others have thrown 8 tiles each: kept as players keep them
-    P = search_policy(wall.size, len(columns("changsha")))
+def _mid_hand(declare: int):
+    """A Changsha position (``mjsim advise``'s): seat 0 to discard, seats 1 and 2 having
+    thrown six tiles each, seat 3 none yet; the rules' 报听 set to ``declare`` (a copy of
+    the tables: the cached configuration unchanged; Changsha's compiled search)."""
+    rs = load_rules("changsha")
+    seen = np.zeros(34, np.int64)
+    seen[[0, 2, 6, 9, 11, 15, 18, 20, 24]] = 2  # 1, 3 and 7 of each suit, twice
+    G, S, W, wall = position(rs, parse_hand("2258m2588p22558s9m", rs), seen, None, 0, 0, 5)
+    S.discards[1] += S.discards[3]
+    S.discards[3] = 0
+    cfg = G.cfg.copy()
+    cfg[V.DECLARE] = declare
+    return G._replace(cfg=cfg), S, W, wall
+
+
+def _ready(hand: np.ndarray) -> bool:
+    """Whether 13 concealed Changsha tiles wait on some tile: the deal kernels' waits, apart
+    from the engine's."""
+    return bool(waits_batch(hand[None, :].astype(np.uint8), rules="changsha")[0].any())
+
+
+def test_a_world_is_possible_unless_a_seat_holds_a_hand_it_would_have_declared():
+    """Where the rules declare readiness (报听 as soon as ready after a discard), a seat that
+    has discarded and not declared is not ready: a world that deals it a ready hand is not
+    one seat 0 could be in (:func:`world` says so; the search draws it again). A seat yet to
+    discard (seat 3) may hold a ready hand undeclared; without 报听 every world is possible."""
     bots = np.zeros(4, np.int64)
-    verdicts = []
+    impossible = 0
     for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
-        cfg = G.cfg.copy()
-        cfg[V.DECLARE] = declare
-        D = G._replace(cfg=cfg)  # a copy: the cached configuration unchanged
+        G, S, W, wall = _mid_hand(declare)
+        P = search_policy(wall.size, len(columns("changsha")))
         for seed in range(1, 41):
-            possible = world(P, D, S, W, wall, bots, np.int64(0), np.uint64(seed))
-            ready = [bool(EN.ready_undeclared(D, P.world, W, np.int64(o))) for o in (1, 2, 3)]
-            assert possible == (not any(ready))
-            verdicts.append((declare, possible))
-    assert all(possible for declare, possible in verdicts if declare == V.DECLARE_NONE)
-    with_declare = [possible for declare, possible in verdicts if declare != V.DECLARE_NONE]
-    assert 0 < sum(with_declare) < len(with_declare)  # both kinds of world are dealt
+            possible = world(P, G, S, W, wall, bots, np.int64(0), np.uint64(seed))
+            X = P.world
+            assert X.concealed[1:].sum(axis=1).tolist() == [13, 13, 13]
+            ready = [_ready(X.concealed[o]) for o in (1, 2, 3)]
+            if declare == V.DECLARE_NONE:
+                assert possible
+                continue
+            assert possible == (not (ready[0] or ready[1])), seed
+            impossible += not possible
+    assert 0 < impossible < 40  # both kinds of world were dealt
+    G, S, W, wall = _mid_hand(V.DECLARE_OPTIONAL)
+    S.concealed[3] = parse_hand("123456789m234p5p", load_rules("changsha")).counts
+    EN.assess(G, S, W, np.int64(3), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    assert _ready(S.concealed[3]) and not EN.ready_undeclared(G, S, W, np.int64(3))
+    S.discards[3, 0] = 1  # the same hand after a discard: it would have been declared
+    assert EN.ready_undeclared(G, S, W, np.int64(3))
+
+
+def test_the_search_redraws_a_world_a_seat_could_not_be_in():
+    """Played through :func:`weigh` (``mjsim advise``'s path): with 报听 some worlds are
+    drawn again and the last world played is a possible one; without it none is redrawn."""
+    redrawn = {}
+    for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
+        G, S, W, wall = _mid_hand(declare)
+        P = search_policy(wall.size, len(columns("changsha")), 16, candidates=1)
+        P.cands[0] = 8  # 9m
+        rec = np.zeros(len(columns("changsha")), np.int32)
+        rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
+        SC.reset_record(G, rec)
+        weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(3), np.int64(0),
+              np.int64(1), np.int64(16))
+        c = dict(zip(COUNTS, P.counts))
+        redrawn[declare] = c["redrawn"]
+        assert c["impossible"] == 0
+        assert not any(_ready(P.world.concealed[o]) for o in (1, 2))
+    assert redrawn[V.DECLARE_NONE] == 0 < redrawn[V.DECLARE_OPTIONAL]
 
 
 def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:

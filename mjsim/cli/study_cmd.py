@@ -140,6 +140,10 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
     from ..report.qishou_report import build_report
 
     lineup = REPORT_LINEUP if bots is None else parse_bots(bots)
+    if len(set(lineup)) < 2:
+        raise fail(f"--bots compares a line-up of two bots or more, got {','.join(lineup)}")
+    if bots is not None and hands == 0:
+        raise fail("--bots sets the bots compared in the played hands; --hands 0 plays none")
     if every:
         from ..report.atlas import build_all
 

@@ -367,10 +367,11 @@ def may_declare(G, S, s):
 
 @njit_borrowed
 def ready_undeclared(G, S, W, s):
-    """Whether seat ``s``'s 13 tiles (assessed: :func:`assess`) are ready though it would
-    have declared them (:func:`may_declare`): a hand nobody can hold undeclared, so a
-    search's world that deals it is redrawn."""
-    return may_declare(G, S, s) and _ready_exact(G, S, W, s)
+    """Whether seat ``s``, which has discarded, holds 13 tiles (assessed: :func:`assess`)
+    that are ready though it would have declared them after its discard
+    (:func:`may_declare`): a hand it cannot hold undeclared, so a search's world that deals
+    it is redrawn. (A seat yet to discard may hold a dealt ready hand undeclared.)"""
+    return S.discards[s].sum() > 0 and may_declare(G, S, s) and _ready_exact(G, S, W, s)
 
 
 @njit_borrowed

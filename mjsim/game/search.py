@@ -79,10 +79,11 @@ DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
 #: sums of their real costs (shanten + 1) and of their costs in the world (how far along
 #: the worlds imagine the others: a check of the model, never read by a decision), and the
-#: worlds redrawn for dealing a seat a ready hand it would have declared
+#: worlds redrawn for dealing a seat a ready hand it would have declared, and the worlds
+#: played so all the same (:data:`MAX_REDRAWS` draws used up)
 COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
-          "hidden", "real_cost", "world_cost", "redrawn")
-HIDDEN, REAL_COST, WORLD_COST, REDRAWN = range(6, 10)
+          "hidden", "real_cost", "world_cost", "redrawn", "impossible")
+HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE = range(6, 11)
 #: standard errors of a paired difference by which the leader must beat every other
 #: candidate still played to settle a decision early
 Z = 1.5
@@ -296,18 +297,23 @@ def _keep(P, G, X, W, o, m, end):
 @njit_borrowed
 def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
     """World ``r`` of this decision (keyed by the hand's dice seed, the turn, the kind of
-    decision and ``r``) and each of the ``n`` candidates still played (``P.played[c] == r``;
-    a dropped one's is minus the worlds it was played in) played out in it: seat ``s``'s net
-    payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``. With ``tile`` < 0
-    a candidate is seat ``s``'s discard; else ``cur`` has just discarded ``tile`` and a
-    candidate is seat ``s``'s win-or-pass choice on it."""
+    decision and ``r``; drawn again, keyed on, while it is not one seat ``s`` could be in,
+    :func:`world`) and each of the ``n`` candidates still played (``P.played[c] == r``; a
+    dropped one's is minus the worlds it was played in) played out in it: seat ``s``'s net
+    payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``; the world's
+    redraws and hidden seats counted in ``P.counts``. With ``tile`` < 0 a candidate is seat
+    ``s``'s discard; else ``cur`` has just discarded ``tile`` and a candidate is seat
+    ``s``'s win-or-pass choice on it."""
     key = mix(np.uint64(dice_seed) ^ (_SALT if tile < 0 else _SALT_WIN))
     seed = index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r)
     for attempt in range(MAX_REDRAWS):
-        if world(P, G, S, W, wall, bots, s, seed) or attempt == MAX_REDRAWS - 1:
+        if world(P, G, S, W, wall, bots, s, seed):
+            break
+        if attempt == MAX_REDRAWS - 1:
+            P.counts[IMPOSSIBLE] += 1
             break
         P.counts[REDRAWN] += 1
-        seed = mix(seed)
+        seed = index_seed(seed, attempt)  # a stream apart from the world's own mix(seed)
     for o in range(4):
         if _hidden(S, s, o):
             P.counts[HIDDEN] += 1

@@ -135,7 +135,8 @@ def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = 
     """Run the study and write the report; return its summary (also ``summary.json``).
 
     ``hands`` > 0 adds the "Expected scores" section (:mod:`mjsim.report.play_report`,
-    ``bots`` the lineup compared), its summary under the key ``play``, and the "Rule changes" section
+    ``bots`` the line-up compared), its summary under the key ``play``, and the "Rule
+    changes" section
     (:func:`mjsim.report.compare_report.build_rule_changes`, ``hands`` hands per variant),
     under ``rule_changes``.
     """
