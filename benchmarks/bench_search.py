@@ -11,10 +11,11 @@ standard error is by game (the games are the independent units), beside the s.e.
 same number of unpaired hands would give (the pairing's gain). Printed per rule set: the
 gain with its 95% interval, the search seats' win, deal-in and self-drawn rates against
 the efficiency seats', hands per second with one search seat (numba's threads), the
-discards and the win-or-pass decisions searched per hand, worlds per decision, the share
-that left the efficiency choice (a win passed), how far from ready the worlds imagine the
-other seats against how far they are, and the run time per searched decision (all
-threads; × threads for one core's).
+discards, the win-or-pass and the claim decisions searched per hand, worlds per decision,
+the share that left the efficiency choice (a win passed), how far from ready the worlds
+imagine the other seats against how far they are, and the run time per searched decision
+(all threads; × threads for one core's). ``--param claims=0`` leaves the claims to the
+efficiency bot, as before they were searched.
 
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
@@ -158,8 +159,8 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
         print(f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
               f"self-drawn {100 * r[2] / 4:.1f}% of wins")
     searched_n, worlds, changed, wins_n, win_worlds, passed, hidden, real, imagined, \
-        redrawn, impossible = counts
-    decisions = max(searched_n + wins_n, 1)
+        redrawn, impossible, claims_n, claim_worlds, claims_changed = counts
+    decisions = max(searched_n + wins_n + claims_n, 1)
     threads = numba.get_num_threads()
     print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
           f"{searched_n / (4 * n):.2f} searched discards a hand, "
@@ -167,10 +168,12 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
           f"{100 * changed / max(searched_n, 1):.1f}% changed; "
           f"{wins_n / (4 * n):.3f} win-or-pass decisions a hand, "
           f"{win_worlds / max(wins_n, 1):.1f} worlds each, {passed} passed "
-          f"({100 * passed / max(wins_n, 1):.1f}%)")
+          f"({100 * passed / max(wins_n, 1):.1f}%); {claims_n / (4 * n):.3f} claims weighed "
+          f"a hand, {claim_worlds / max(claims_n, 1):.1f} worlds each, "
+          f"{100 * claims_changed / max(claims_n, 1):.1f}% changed")
     print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
           f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
-          f"{redrawn / max(worlds + win_worlds, 1):.2f} redraws a world played (a hidden "
+          f"{redrawn / max(worlds + win_worlds + claim_worlds, 1):.2f} redraws a world played (a hidden "
           f"seat dealt a ready hand it would have declared), {impossible} worlds played "
           f"after the last redraw")
     print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "

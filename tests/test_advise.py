@@ -57,6 +57,37 @@ def test_ten_times_the_worlds_agree():
         assert abs(a["mean"] - b["mean"]) <= 4 * np.hypot(a["se"], b["se"]) + 1e-9, tile
 
 
+#: seat 0 holds two 4m, 23m and 5m: on its 上家's 4m it may pung, chow 234m or 345m, or not
+CLAIMING = "23445m678p2255s9s"
+
+
+def test_claims_are_the_pung_the_chows_and_declining():
+    doc = advise("changsha", CLAIMING, claim="4m", rollouts=32, seed=1)
+    rows = doc["claims"]
+    assert doc["decision"] == "claim" and doc["discarder"] == 3 and doc["tile"] == "4m"
+    assert {r["claim"] for r in rows} == {"pung 4m", "chow 234m", "chow 345m", "decline"}
+    assert sum(r["efficiency_choice"] for r in rows) == 1
+    assert [r["mean"] for r in rows] == sorted((r["mean"] for r in rows), reverse=True)
+    # 234m 678p and 45m 22s 55s: one tile from ready (shanten 1); after any of the claims
+    # and its best discard (9s), two sets, two partial sets and a pair: still 1
+    assert all(r["shanten"] == 1 for r in rows)
+    assert all((r["ukeire"] is None) == (r["claim"] == "decline") for r in rows)
+    # from its 对家 only the pung or declining
+    doc = advise("changsha", CLAIMING, claim="4m", discarder=2, rollouts=16, seed=1)
+    assert {r["claim"] for r in doc["claims"]} == {"pung 4m", "decline"}
+
+
+def test_ten_times_the_worlds_agree_on_claims():
+    few = {r["claim"]: r for r in advise("changsha", CLAIMING, claim="4m", rollouts=60,
+                                         seed=1)["claims"]}
+    many = {r["claim"]: r for r in advise("changsha", CLAIMING, claim="4m", rollouts=600,
+                                          seed=2)["claims"]}
+    assert few.keys() == many.keys()
+    for claim, a in few.items():
+        b = many[claim]
+        assert abs(a["mean"] - b["mean"]) <= 4 * np.hypot(a["se"], b["se"]) + 1e-9, claim
+
+
 def test_the_position_keeps_every_tile():
     rules = load_rules("caishen16")
     hand = parse_hand("[555p] 123m456p78s99m1s23s", rules)
@@ -80,6 +111,10 @@ def test_the_position_keeps_every_tile():
     (["123m456p789s22m357s", "--rollouts", "1"], "rollouts"),
     (["123m456p789s22m357s", "--seat", "5"], "seat"),
     (["123m456p789s22m357s", "--rules", "nope"], "nope"),
+    (["123m456p789s22m357s", "--claim", "4m"], "must hold 13 concealed tiles"),
+    ([CLAIMING, "--claim", "4m4m"], "one tile"),
+    ([CLAIMING, "--claim", "4m", "--from", "0"], "another seat"),
+    ([CLAIMING, "--claim", "1p"], "can neither pung nor chow 1p"),
 ])
 def test_bad_input_is_one_line(args, message):
     result = runner.invoke(app, ["advise", *args])

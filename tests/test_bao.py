@@ -16,7 +16,7 @@ import pytest
 from mjsim.game import record as R
 from mjsim.game.bots import choose_discard
 from mjsim.game.config import game_config
-from mjsim.game.engine import (CLAIM_CHOW, CLAIM_PUNG, _change_indicator, _claim_on,
+from mjsim.game.engine import (CLAIM_CHOW, CLAIM_PUNG, _change_indicator, claim_on,
                                _fenzhang, _push, _self_win, _tail_tile, _turn_indicator,
                                _win, _win_on, _win_on_ready)
 from mjsim.game.play import play_frame
@@ -296,7 +296,7 @@ def test_chi_ting_beats_a_pung():
         S.status[2, ST_COST] = 2
         S.pos[P_TAIL], S.pos[P_HEAD] = 112, 53
         bots = np.zeros(4, dtype=np.int64)
-        assert _claim_on(g, S, W, bots, 0, _k("5s")) == want
+        assert claim_on(g, S, W, bots, 0, _k("5s")) == want
 
 
 def test_duibao_wins_at_once():

@@ -16,10 +16,11 @@ from mjsim.game import values as V
 from mjsim.game.advise import position
 from mjsim.game.config import game_config
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import (COUNTS, Z_DROP, Z_LEAVE, _leader, _settled, search_policy,
-                               weigh, world)
-from mjsim.game.state import (P_HEAD, P_TAIL, STATE, ST_COST, ST_DECLARED, copy_state, cost,
-                              new_scratch, new_state, reset_state)
+from mjsim.game.search import (COUNTS, DISCARD, Z_DROP, Z_LEAVE, _leader, _settled,
+                               search_policy, weigh, world)
+from mjsim.game.state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG,
+                              P_HEAD, P_TAIL, STATE, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY,
+                              copy_state, cost, new_scratch, new_state, reset_state)
 from mjsim.notation import parse_hand
 from mjsim.rules import load_rules
 from mjsim.sim.walls import WallSpec, walls
@@ -163,7 +164,7 @@ def test_the_search_redraws_a_world_a_seat_could_not_be_in():
         rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
         SC.reset_record(G, rec)
         weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(3), np.int64(0),
-              np.int64(1), np.int64(16))
+              np.int64(1), np.int64(16), np.int64(0), np.int64(-1), np.int64(DISCARD))
         c = dict(zip(COUNTS, P.counts))
         redrawn[declare] = c["redrawn"]
         assert c["impossible"] == 0
@@ -275,6 +276,77 @@ def test_wins_are_weighed_against_passes(monkeypatch):
     assert counts["wins_searched"] > 0
     assert 16 * counts["wins_searched"] <= counts["wins_worlds"] <= 64 * counts["wins_searched"]
     assert 0 <= counts["passed"] <= counts["wins_searched"]
+
+
+def _claim_options_naive(hand: np.ndarray, t: int, left: bool) -> set[int]:
+    """The claim choices on kind ``t`` of a hand of counts ``hand``, by the rules' words: a
+    pung with two of it, a chow (the 下家's, ``left``) of three suited kinds in a row with
+    the other two held, and declining when there is any."""
+    out = {CLAIM_TAKE_PUNG} if hand[t] == 2 else set()
+    if left and t < 27:
+        for first in range(t - 2, t + 1):
+            run = range(first, first + 3)
+            if first >= t // 9 * 9 and first + 2 < t // 9 * 9 + 9 and \
+                    all(hand[k] > 0 for k in run if k != t):
+                out.add(CLAIM_TAKE_CHOW + first)
+    return out | {CLAIM_DECLINE} if out else out
+
+
+@pytest.mark.parametrize("hand, tile", [("23445m678p2255s9s", "4m"), ("23445m678p2255s9s", "5s"),
+                                        ("11m456p789p23s555s", "1s"), ("1199m1199p2468s5p", "5m")])
+def test_claim_options_are_the_pung_the_chows_and_declining(hand, tile):
+    """Seat 1, the 下家 of seat 0, on seat 0's discard ``tile`` (Changsha, which chows): the
+    choices :func:`claim_options` offers are those of the rules' words; the engine's claims
+    make each one it is handed (no other seat holding the kind), and declining leaves the
+    seat's key as it is."""
+    rs = load_rules(RULES)
+    seen = parse_hand(tile, rs).counts.astype(np.int64)  # the discard, in a pile
+    G, S, W, wall = position(rs, parse_hand(hand, rs), seen, None, 1, 0, 3)
+    t = int(np.flatnonzero(seen)[0])
+    for o in (0, 2, 3):  # nobody else holds the kind
+        S.concealed[o, t] = 0
+    bots = np.zeros(4, np.int64)
+    EN.assess(G, S, W, np.int64(1), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    choices, keys = np.zeros(34, np.int64), np.zeros(34, np.int64)
+    n = EN.claim_options(G, S, W, bots, np.int64(1), np.int64(0), np.int64(t), choices, keys)
+    assert set(choices[:n].tolist()) == _claim_options_naive(S.concealed[1], t, True)
+    assert len(set(choices[:n].tolist())) == n
+    for c, key in zip(choices[:n], keys[:n]):
+        X = new_state()
+        copy_state(S, X)
+        X.status[1, ST_CLAIM] = c
+        got = tuple(int(v) for v in EN.claim_on(G, X, W, bots, np.int64(0), np.int64(t)))
+        if c == CLAIM_DECLINE:
+            assert got[0] == -1 and key == S.status[1, ST_KEY]
+        elif c == CLAIM_TAKE_PUNG:
+            assert got == (1, EN.CLAIM_PUNG, t)
+        else:
+            assert got == (1, EN.CLAIM_CHOW, c - CLAIM_TAKE_CHOW)
+    assert S.status[1, ST_CLAIM] == CLAIM_BY_BOT
+
+
+def test_claims_are_weighed(monkeypatch):
+    """In play, the search seat weighs claims (16 to 64 worlds each) and leaves the
+    efficiency bot's choice in no more of them than it weighed; with ``claims=0`` it weighs
+    none, and its hands differ from those with claims weighed."""
+    made = []
+
+    def counting(names, wall_size, rec_size, **params):
+        made.append(search_policy(wall_size, rec_size, 64, **params))
+        return made[-1]
+
+    monkeypatch.setattr(play_mod, "_policy", counting)
+    rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
+    counts = dict(zip(COUNTS, sum(p.counts for p in made)))
+    assert counts["claims_searched"] > 0
+    assert 16 * counts["claims_searched"] <= counts["claims_worlds"] <= \
+        64 * counts["claims_searched"]
+    assert 0 <= counts["claims_changed"] <= counts["claims_searched"]
+    made.clear()
+    monkeypatch.setattr(play_mod, "_policy", lambda *a: counting(*a, claims=0))
+    without = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
+    assert sum(p.counts for p in made)[COUNTS.index("claims_searched")] == 0
+    assert (without != rows).any() == (counts["claims_changed"] > 0)
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,11 @@ as the efficiency bot): the seat's mean net payment with its standard error and 
 interval, its win rate, the paired difference to the efficiency bot's choice, and the
 shanten and live improving tiles of what the discard leaves (:func:`mjsim.ukeire`).
 
+With ``claim`` (a tile another seat has just discarded, the seat holding one tile fewer)
+the choices weighed are the claims instead: each pung or chow the seat could make of it
+(:func:`mjsim.game.engine.claim_options`) and declining it, the shanten and live tiles
+those of the best discard after the claim.
+
 >>> rows = advise("changsha", "2258m2588p22558s9m", rollouts=24, seed=1)["discards"]
 >>> rows[0]["tile"], rows[0]["shanten"]
 ('9m', 0)
@@ -25,16 +30,17 @@ from ..efficiency import ukeire
 from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..notation import parse_hand, parse_tiles
 from ..rules import RuleSet, load_rules
-from ..tiles import Hand, name
+from ..tiles import Hand, Meld, name
 from . import engine as EN
 from . import record as R
 from . import scoring as SC
 from . import values as V
 from .bots import choose_discard, choose_void
 from .config import game_config
-from .state import (P_HEAD, P_LAST, P_TAIL, P_TURNS, ST_QS_DONE, add_meld, new_scratch,
-                    new_state, reset_state)
-from .search import search_policy, weigh
+from .state import (CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_LAST, P_TAIL,
+                    P_TURNS, ST_COST, ST_QS_DONE, add_meld, copy_state, new_scratch, new_state,
+                    reset_state)
+from .search import CLAIM, DISCARD, search_policy, weigh
 
 #: a z-score of a 95% interval
 Z95 = 1.959963984540054
@@ -54,12 +60,13 @@ def _meld_type(meld) -> int:
 
 
 def _check(rules: RuleSet, hand: Hand, seat: int, dealer: int, turn: int | None,
-           rollouts: int) -> None:
-    want = rules.hand_size + 1 - 3 * len(hand.melds)
+           rollouts: int, claim: bool) -> None:
+    want = rules.hand_size + (not claim) - 3 * len(hand.melds)
     if int(hand.counts.sum()) != want:
+        why = "another seat has just discarded the tile to claim" if claim else \
+            "it is the seat's turn to discard"
         raise ValueError(f"the hand must hold {want} concealed tiles beside its "
-                         f"{len(hand.melds)} meld(s) (it is the seat's turn to discard), "
-                         f"got {int(hand.counts.sum())}")
+                         f"{len(hand.melds)} meld(s) ({why}), got {int(hand.counts.sum())}")
     if hand.flowers:
         raise ValueError("flowers are set aside at once: leave them out of the hand")
     for what, value in (("seat", seat), ("dealer", dealer)):
@@ -143,25 +150,24 @@ def _estimate(x: np.ndarray) -> dict[str, Any]:
 
 
 def advise(rules: str | RuleSet, hand: str, seen: str = "", turn: int | None = None,
-           seat: int = 0, dealer: int = 0, rollouts: int = 400, seed: int = 0
-           ) -> dict[str, Any]:
+           seat: int = 0, dealer: int = 0, rollouts: int = 400, seed: int = 0,
+           claim: str | None = None, discarder: int | None = None) -> dict[str, Any]:
     """Each legal discard of ``hand`` (the seat to move: its concealed tiles and ``[melds]``)
-    weighed in ``rollouts`` sampled worlds, best mean first (see the module)."""
+    weighed in ``rollouts`` sampled worlds, best mean first; with ``claim``, each claim of
+    that tile just discarded by ``discarder`` (default: the seat's 上家) and declining it
+    (see the module)."""
     rs = load_rules(rules) if isinstance(rules, str) else rules
     parsed = parse_hand(hand, rs)
-    _check(rs, parsed, seat, dealer, turn, rollouts)
+    _check(rs, parsed, seat, dealer, turn, rollouts, claim is not None)
     seen_counts = parse_tiles(seen)[:34].astype(np.int64) if seen else np.zeros(34, np.int64)
+    if claim is not None:
+        return _advise_claim(rs, parsed, hand, seen, seen_counts, turn, seat, dealer,
+                             rollouts, seed, claim, discarder)
     G, S, W, wall = position(rs, parsed, seen_counts, turn, seat, dealer, seed)
     choice = int(choose_discard(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY)))
     legal = [choice] + [d for d in range(34) if W.keys[d] < 1 << 40 and d != choice]
     shanten = {d: int(W.bases[d]) - 1 for d in legal}  # before the rollouts use W
-    P = search_policy(wall.size, len(game_config(rs).columns), rollouts, candidates=len(legal))
-    P.cands[:] = legal
-    rec = np.zeros(len(game_config(rs).columns), np.int32)
-    rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
-    SC.reset_record(G, rec)
-    weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(seed), np.int64(seat),
-          np.int64(len(legal)), np.int64(rollouts))
+    P = _weighed(rs, G, S, W, wall, legal, seat, rollouts, seed, seat, -1, DISCARD)
     wild = [k for k in range(34) if S.wild[seat, k]]
     effs = {d.kind: d.live for d in ukeire(
         Hand(counts=parsed.counts, melds=parsed.melds), rs, wild=wild or None,
@@ -179,4 +185,98 @@ def advise(rules: str | RuleSet, hand: str, seen: str = "", turn: int | None = N
     return {"rules": rs.id, "options": dict(rs.overrides), "hand": hand, "seen": seen,
             "turn": int(S.pos[P_TURNS]), "seat": seat, "dealer": dealer,
             "rollouts": rollouts, "seed": seed, "wild": [name(k) for k in wild],
-            "discards": rows}
+            "decision": "discard", "discards": rows}
+
+
+def _weighed(rs: RuleSet, G, S, W, wall: np.ndarray, choices: list[int], seat: int,
+             rollouts: int, seed: int, cur: int, tile: int, what: int):
+    """The search policy after each of ``choices`` (candidate 0: the efficiency bot's) was
+    played out in the same ``rollouts`` worlds (:func:`mjsim.game.search.weigh`)."""
+    P = search_policy(wall.size, len(game_config(rs).columns), rollouts,
+                      candidates=len(choices))
+    P.cands[:] = choices
+    rec = np.zeros(len(game_config(rs).columns), np.int32)
+    rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
+    SC.reset_record(G, rec)
+    weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(seed), np.int64(seat),
+          np.int64(len(choices)), np.int64(rollouts), np.int64(cur), np.int64(tile),
+          np.int64(what))
+    return P
+
+
+def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: np.ndarray,
+                  turn: int | None, seat: int, dealer: int, rollouts: int, seed: int,
+                  claim: str, discarder: int | None) -> dict[str, Any]:
+    """:func:`advise` for the claims of tile ``claim`` discarded by ``discarder``."""
+    tiles = parse_tiles(claim)[:34]
+    if tiles.sum() != 1:
+        raise ValueError(f"--claim takes one tile, e.g. 4m; got {claim!r}")
+    t = int(np.flatnonzero(tiles)[0])
+    discarder = (seat + 3) % 4 if discarder is None else discarder
+    if not 0 <= discarder <= 3 or discarder == seat:
+        raise ValueError(f"the discarder must be another seat (0-3 but {seat}), got "
+                         f"{discarder}")
+    G, S, W, wall = position(rs, parsed, seen_counts + tiles.astype(np.int64), turn, seat,
+                             dealer, seed)
+    holder = next(o for o in range(4) if S.discards[o, t] > 0)  # where position put it
+    S.discards[holder, t] -= 1
+    S.discards[discarder, t] += 1
+    S.pos[P_LAST] = t
+    bots = np.zeros(4, np.int64)
+    EN.assess(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    options, keys = np.zeros(34, np.int64), np.zeros(34, np.int64)
+    n = int(EN.claim_options(G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t),
+                             options, keys))
+    if n == 0:
+        raise ValueError(f"seat {seat} can neither pung nor chow {name(t)} from seat "
+                         f"{discarder} (a chow is the 下家's only, and the last discard "
+                         f"and 吃听 claims are not weighed)")
+    X = new_state()
+    copy_state(S, X)
+    claimer, kind, first = EN.claim_on(G, X, W, bots, np.int64(discarder), np.int64(t))
+    own = CLAIM_DECLINE if claimer != seat else \
+        CLAIM_TAKE_PUNG if kind == EN.CLAIM_PUNG else CLAIM_TAKE_CHOW + int(first)
+    choices = [own] + [int(c) for c in options[:n] if c != own]
+    P = _weighed(rs, G, S, W, wall, choices, seat, rollouts, seed, discarder, t, CLAIM)
+    rows = []
+    for c, choice in enumerate(choices):
+        pay = P.payoffs[:, c]
+        rows.append({"claim": _claim_name(choice, t), "efficiency_choice": c == 0,
+                     **_estimate(pay), "win_rate": float(P.won[:, c].mean()),
+                     "vs_efficiency": _estimate(pay - P.payoffs[:, 0]) if c else None,
+                     **_after_claim(rs, parsed, S, seat, choice, t)})
+    rows.sort(key=lambda r: -r["mean"])
+    wild = [k for k in range(34) if S.wild[seat, k]]
+    return {"rules": rs.id, "options": dict(rs.overrides), "hand": hand, "seen": seen,
+            "turn": int(S.pos[P_TURNS]), "seat": seat, "dealer": dealer,
+            "rollouts": rollouts, "seed": seed, "wild": [name(k) for k in wild],
+            "decision": "claim", "tile": name(t), "discarder": discarder, "claims": rows}
+
+
+def _claim_name(choice: int, t: int) -> str:
+    """``"pung 4m"``, ``"chow 234m"`` or ``"decline"``."""
+    if choice == CLAIM_DECLINE:
+        return "decline"
+    if choice == CLAIM_TAKE_PUNG:
+        return f"pung {name(t)}"
+    first = choice - CLAIM_TAKE_CHOW
+    return f"chow {''.join(name(k)[0] for k in range(first, first + 3))}{name(t)[1]}"
+
+
+def _after_claim(rs: RuleSet, parsed: Hand, S, seat: int, choice: int, t: int
+                 ) -> dict[str, Any]:
+    """The shanten and live improving tiles of the best discard after the claim (declined:
+    the seat's shanten as it is, no discard to make)."""
+    if choice == CLAIM_DECLINE:
+        return {"shanten": int(S.status[seat, ST_COST]) - 1, "ukeire": None}
+    meld = Meld("pung", t) if choice == CLAIM_TAKE_PUNG else \
+        Meld("chow", choice - CLAIM_TAKE_CHOW)
+    counts = parsed.counts.copy()
+    counts[t] += 1
+    for k in meld.kinds:
+        counts[k] -= 1
+    wild = [k for k in range(34) if S.wild[seat, k]]
+    best = ukeire(Hand(counts=counts, melds=(*parsed.melds, meld)), rs, wild=wild or None,
+                  visible=(S.seen - S.melded[seat]).astype(np.int64),
+                  void=int(S.void[seat]) if S.void[seat] >= 0 else None)[0]
+    return {"shanten": best.shanten, "ukeire": best.live}

@@ -42,7 +42,8 @@ from .state import (CARRY_SLOTS, DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_
                     P_TURNS, P_WILD_DRAW, P_WILD_TILE, P_WINNER, POSITIONS, PUSH_NONE, STATUS,
                     ST_BONUS, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PUSH, ST_TENPAI,
                     ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_QS_DONE, ST_READY, ST_RON,
-                    ST_PASSED, MAX_MELDS, RON_BOT, RON_PASS,
+                    ST_PASSED, ST_CLAIM, MAX_MELDS, RON_BOT, RON_PASS,
+                    CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG,
                     add_meld, can_add, cost, dealer_first_turn, evaluate, exposed_melds,
                     find_pung, is_wild_kind, live, n_waits, pop_meld,
                     reset_state, upgrade_pung, waits_on, wild_held)
@@ -733,10 +734,12 @@ def _may_gain(S, bots, o):
 
 
 @njit_borrowed
-def _claim_on(G, S, W, bots, cur, t):
+def claim_on(G, S, W, bots, cur, t):
     """``(claimer, CLAIM_*, chow's first kind)`` on ``cur``'s discard ``t``: a kong or pung
     from anyone, else a chow from the 下家 (``pass_bar_pungs``: a declined pung bars the kind
-    until the seat's next draw or claim)."""
+    until the seat's next draw or claim). A seat pungs, chows or declines as its
+    ``ST_CLAIM`` choice says (a search seat's, :func:`claim_options`), else as its bot
+    decides."""
     live = _live(G, S)
     if live <= 0:
         return -1, CLAIM_NONE, t  # the last discard may only be won on
@@ -757,18 +760,55 @@ def _claim_on(G, S, W, bots, cur, t):
             how = _discard_kong(G, S, W, o, cur, t, live)
             if how != KONG_NONE:
                 return o, CLAIM_OPEN_KONG if how == KONG_OPEN else CLAIM_KONG, t
-        if _may_gain(S, bots, o) and _claim_gain(G, S, W, o, bots[o], cur, t, t,
-                                                 np.int64(MELD_PUNG)) < S.status[o, ST_KEY]:
+        choice = S.status[o, ST_CLAIM]
+        if choice == CLAIM_TAKE_PUNG or (
+                choice == CLAIM_BY_BOT and _may_gain(S, bots, o) and
+                _claim_gain(G, S, W, o, bots[o], cur, t, t, np.int64(MELD_PUNG)) <
+                S.status[o, ST_KEY]):
             return o, CLAIM_PUNG, t
         if bar_pungs:
             S.status[o, ST_PASS_BAR] |= 1 << t  # declining the pung bars the kind
         break
     o = (cur + 1) % 4
-    if G.cfg[V.CHOW] == V.CHOW_LEFT and not S.status[o, ST_LOCKED] and _may_gain(S, bots, o):
+    choice = S.status[o, ST_CLAIM]
+    if choice >= CLAIM_TAKE_CHOW:
+        return o, CLAIM_CHOW, choice - CLAIM_TAKE_CHOW
+    if G.cfg[V.CHOW] == V.CHOW_LEFT and choice == CLAIM_BY_BOT and \
+            not S.status[o, ST_LOCKED] and _may_gain(S, bots, o):
         first = _best_chow(G, S, W, o, bots[o], cur, t)
         if first >= 0:
             return o, CLAIM_CHOW, first
     return -1, CLAIM_NONE, t
+
+
+@njit_borrowed
+def claim_options(G, S, W, bots, s, cur, t, choices, keys):
+    """Seat ``s``'s ``ST_CLAIM`` choices on ``cur``'s discard ``t`` (the choices a search
+    seat weighs, :func:`mjsim.game.search.claim`) into ``choices``, each with seat ``s``'s
+    best key after it into ``keys``: the pung, each chow from the 下家 and declining; their
+    number — 0 with nothing to weigh: no pung or chow, a kong in reach (its bot's), the last
+    discard, a locked hand or 吃听 (``ready_chow_any``: the bots' own)."""
+    if G.cfg[V.READY_CHOW_ANY] or _live(G, S) <= 0 or S.status[s, ST_LOCKED] or \
+            S.concealed[s, t] > 2:
+        return 0
+    n = 0
+    barred = G.cfg[V.PASS_BAR_PUNGS] and (S.status[s, ST_PASS_BAR] >> t) & 1
+    if S.concealed[s, t] == 2 and _meld_allowed(G, S, s, t) and not barred:
+        choices[n] = CLAIM_TAKE_PUNG
+        keys[n] = _claim_gain(G, S, W, s, bots[s], cur, t, t, np.int64(MELD_PUNG))
+        n += 1
+    if s == (cur + 1) % 4 and G.cfg[V.CHOW] == V.CHOW_LEFT:
+        for i in range(3):
+            first = _chow_from(G, S, s, t, i)
+            if first >= 0:
+                choices[n] = CLAIM_TAKE_CHOW + first
+                keys[n] = _claim_gain(G, S, W, s, bots[s], cur, t, first, np.int64(MELD_CHOW))
+                n += 1
+    if n == 0:
+        return 0
+    choices[n] = CLAIM_DECLINE
+    keys[n] = S.status[s, ST_KEY]
+    return n + 1
 
 
 # --------------------------------------------------------------------------- the hand
@@ -1219,7 +1259,10 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
         if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
                            np.int64(1)) >= 0:
             break
-        claimer, claim, first = _claim_on(G, S, W, bots, cur, t)
+        POL.claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
+        claimer, claim, first = claim_on(G, S, W, bots, cur, t)
+        for o in range(4):
+            st[o, ST_CLAIM] = CLAIM_BY_BOT
         if claimer < 0:
             cur = (cur + 1) % 4
             drawn = _next_draw(G, S, W, wall, rec, bots, cur)

@@ -1,15 +1,16 @@
-"""The policy the engine asks at discards and win-or-pass: the heuristic bots, or a search.
+"""The policy the engine asks at discards, wins and claims: the heuristic bots, or a search.
 
-The engine's hand loop calls :func:`discard` and :func:`win_or_pass` with a policy value
-``P`` that the run passes down (:func:`mjsim.game.engine.play_games`). The calls are
-resolved while numba types them, as the scoring hooks are (:mod:`mjsim.game.scoring`): with
-:data:`HEURISTIC` (``()``) a discard is the heuristic bots' own choice
-(:func:`mjsim.game.bots.choose_discard`) and a win is left to the bots; with a
-:class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat) both are the
-search's (:func:`mjsim.game.search.discard`, :func:`mjsim.game.search.win_or_pass`). A run
-without a search seat never imports, types or compiles the search, and a run with one
-compiles the engine's hand loop once more, for that policy; the search's rollouts play on
-with :data:`HEURISTIC`, the heuristic engine.
+The engine's hand loop calls :func:`discard`, :func:`win_or_pass` and :func:`claim` with a
+policy value ``P`` that the run passes down (:func:`mjsim.game.engine.play_games`). The
+calls are resolved while numba types them, as the scoring hooks are
+(:mod:`mjsim.game.scoring`): with :data:`HEURISTIC` (``()``) a discard is the heuristic
+bots' own choice (:func:`mjsim.game.bots.choose_discard`) and a win or a claim is left to
+the bots; with a :class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat)
+all three are the search's (:func:`mjsim.game.search.discard`,
+:func:`mjsim.game.search.win_or_pass`, :func:`mjsim.game.search.claim`). A run without a
+search seat never imports, types or compiles the search, and a run with one compiles the
+engine's hand loop once more, for that policy; the search's rollouts play on with
+:data:`HEURISTIC`, the heuristic engine.
 
 >>> HEURISTIC
 ()
@@ -69,3 +70,25 @@ def _typed_win(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             search.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
         return searched
     raise TypeError(f"no win-or-pass policy for {P}")
+
+
+def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """Before the pungs and chows on ``discarder``'s discard ``t`` (nobody won on it): the
+    claim choice of each seat whose policy makes one (``status[s, ST_CLAIM]``); the
+    heuristic bots decide later."""
+    raise TypeError("policy.claim is called from compiled code only")
+
+
+@overload(claim, jit_options={"_nrt": False, "cache": True})
+def _typed_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    if isinstance(P, types.BaseTuple) and len(P) == 0:
+        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+            return None
+        return heuristic
+    from . import search  # only where a run has a search seat
+
+    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
+        def searched(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+            search.claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+        return searched
+    raise TypeError(f"no claim policy for {P}")

@@ -1,4 +1,4 @@
-"""The search bot: a discard, or a win or a pass, chosen by playing each out to the hand's end.
+"""The search bot: a discard, a win or a pass, a claim, chosen by playing each out to the end.
 
 At a discard of a ``search`` seat whose efficiency choice leaves it at most
 ``max_cost`` − 1 from ready (default: ready or one tile from it), the candidates are that
@@ -39,11 +39,15 @@ A search seat offered a win on another's discard that it may pass (ready, not ba
 过手, not a declared hand that must win) weighs the win (the efficiency bot's choice, which
 never passes) against the pass the same way (:func:`win_or_pass`): where a self-draw pays
 three seats and a discard one, passing a small win early can be worth more than taking it.
+A search seat ready or one tile from it that could pung or chow a discard nobody won on
+(:func:`claim`) weighs its efficiency choice against the other claims and declining it
+(up to ``candidates``, those leaving the best keys first) the same way: a pung that breaks
+a concealed hand, or a chow declined to keep a wait, are worth what the settlement says.
 Everything is compiled and deterministic: the worlds of a decision come from the hand's
-dice seed, the turn, the kind of decision and the world's number. Elsewhere (claims, kongs,
-报听, self-drawn wins) the search seat plays as the efficiency bot. The engine reaches
-:func:`discard` and :func:`win_or_pass` through :mod:`mjsim.game.policy`, so runs without a
-search seat never compile this module.
+dice seed, the turn, the kind of decision and the world's number. Elsewhere (kongs, 报听,
+self-drawn wins, 吃听 claims) the search seat plays as the efficiency bot. The engine
+reaches :func:`discard`, :func:`win_or_pass` and :func:`claim` through
+:mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
 
 >>> P = search_policy(136, 10, rollouts=32)
 >>> P.payoffs.shape, [int(P.params[i]) for i in (MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES)]
@@ -63,27 +67,35 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .policy import DEFAULT_ROLLOUTS
-from .state import (P_HEAD, P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_COST, ST_DECLARED,
-                    ST_KEY, ST_LOCKED, ST_RON, copy_array, copy_state, cost, new_state)
+from .state import (CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_TAIL, P_TURNS,
+                    RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
+                    ST_RON, copy_array, copy_state, cost, new_state)
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
 #: ``tempo``: whether a world's hidden seats keep their tiles as players would (:func:`_keep`;
-#: 0: uniform tiles, for comparison)
-PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo")
-MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO = range(len(PARAMS))
+#: 0: uniform tiles, for comparison); ``claims``: whether pungs and chows are weighed (0: the
+#: efficiency bot's)
+PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo",
+          "claims")
+MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS = range(len(PARAMS))
 DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
-            "max_cost": 2, "spread": 1, "tempo": 1}
+            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 1}
 #: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
 #: sums of their real costs (shanten + 1) and of their costs in the world (how far along
 #: the worlds imagine the others: a check of the model, never read by a decision), and the
 #: worlds redrawn for dealing a seat a ready hand it would have declared, and the worlds
-#: played so all the same (:data:`MAX_REDRAWS` draws used up)
+#: played so all the same (:data:`MAX_REDRAWS` draws used up); the claims searched, their
+#: worlds, and those that left the efficiency choice
 COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
-          "hidden", "real_cost", "world_cost", "redrawn", "impossible")
-HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE = range(6, 11)
+          "hidden", "real_cost", "world_cost", "redrawn", "impossible",
+          "claims_searched", "claims_worlds", "claims_changed")
+HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE, CLAIMS_SEARCHED = range(6, 12)
+#: the kinds of decision searched: a discard, a win or a pass on another's discard, a claim
+#: (a pung, a chow or neither) on it
+DISCARD, WIN, CLAIM = range(3)
 #: standard errors of a paired difference by which the leader must beat every other
 #: candidate still played to settle a decision early
 Z = 1.5
@@ -103,6 +115,7 @@ MAX_WORLDS = 1 << 20
 MAX_REDRAWS = 32
 _SALT = np.uint64(0x7365617263680000)  # "search"
 _SALT_WIN = np.uint64(0x7061737300000000)  # "pass": a win-or-pass decision's worlds
+_SALT_CLAIM = np.uint64(0x636c61696d000000)  # "claim": a claim decision's worlds
 
 #: one thread's buffers for the search (the engine's policy value for a search run): the
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
@@ -148,7 +161,8 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     n = _candidates(P, G, S, W, s, choice)
     if n < 2:
         return choice
-    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, s, np.int64(-1))
+    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, s, np.int64(-1),
+                     np.int64(DISCARD))
     S.status[s, ST_KEY] = P.keys[best]
     S.status[s, ST_COST] = P.costs[best]
     return P.cands[best]
@@ -167,8 +181,61 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
         if bots[s] != R.BOT_SEARCH or not EN.may_pass_win(G, S, W, s, discarder, t):
             continue
         P.cands[0], P.cands[1] = RON_WIN, RON_PASS
-        best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t)
+        best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t,
+                         np.int64(WIN))
         S.status[s, ST_RON] = P.cands[best]
+
+
+@njit_borrowed
+def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """Each search seat at most ``max_cost`` from a win (ready or one tile from it) that
+    could pung or chow ``discarder``'s discard ``t`` claims or declines it by rollouts
+    (:func:`_claim_candidates`); the choice into its ``status[s, ST_CLAIM]``."""
+    if P.params[CANDIDATES] < 2 or not P.params[CLAIMS]:
+        return
+    for j in range(1, 4):
+        s = (discarder + j) % 4
+        if bots[s] != R.BOT_SEARCH or S.status[s, ST_COST] > P.params[MAX_COST]:
+            continue
+        n = _claim_candidates(P, G, S, W, bots, s, discarder, t)
+        if n >= 2:
+            best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, discarder, t,
+                             np.int64(CLAIM))
+            S.status[s, ST_CLAIM] = P.cands[best]
+
+
+@njit_borrowed
+def _claim_candidates(P, G, S, W, bots, s, discarder, t):
+    """Seat ``s``'s claim choices on ``discarder``'s discard ``t``
+    (:func:`mjsim.game.engine.claim_options`, into ``P.live`` with their keys in
+    ``P.all_keys``) into ``P.cands``: first its efficiency bot's own (what the engine's
+    claims would make it do, found on a copy of the state), then the others by the key they
+    leave, best first, up to ``candidates``; their number, 0 where another seat's kong or
+    pung comes first."""
+    n = EN.claim_options(G, S, W, bots, s, discarder, t, P.live, P.all_keys)
+    if n == 0:
+        return 0
+    copy_state(S, P.roll)
+    claimer, kind, first = EN.claim_on(G, P.roll, W, bots, discarder, t)
+    if claimer >= 0 and claimer != s and kind != EN.CLAIM_CHOW:
+        return 0
+    own = CLAIM_DECLINE
+    if claimer == s:
+        own = CLAIM_TAKE_PUNG if kind == EN.CLAIM_PUNG else CLAIM_TAKE_CHOW + first
+    P.cands[0] = own
+    m = 1
+    while m < P.params[CANDIDATES]:
+        pick = -1
+        for i in range(n):
+            if P.live[i] > 0 and P.live[i] != own and (
+                    pick < 0 or P.all_keys[i] < P.all_keys[pick]):
+                pick = i
+        if pick < 0:
+            break
+        P.cands[m] = P.live[pick]
+        P.live[pick] = -1
+        m += 1
+    return m
 
 
 @njit_borrowed
@@ -295,16 +362,17 @@ def _keep(P, G, X, W, o, m, end):
 
 
 @njit_borrowed
-def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
+def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what):
     """World ``r`` of this decision (keyed by the hand's dice seed, the turn, the kind of
     decision and ``r``; drawn again, keyed on, while it is not one seat ``s`` could be in,
     :func:`world`) and each of the ``n`` candidates still played (``P.played[c] == r``; a
     dropped one's is minus the worlds it was played in) played out in it: seat ``s``'s net
     payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``; the world's
-    redraws and hidden seats counted in ``P.counts``. With ``tile`` < 0 a candidate is seat
-    ``s``'s discard; else ``cur`` has just discarded ``tile`` and a candidate is seat
-    ``s``'s win-or-pass choice on it."""
-    key = mix(np.uint64(dice_seed) ^ (_SALT if tile < 0 else _SALT_WIN))
+    redraws and hidden seats counted in ``P.counts``. A candidate is, as ``what`` says
+    (:data:`DISCARD` …), seat ``s``'s discard, or its win-or-pass or claim choice on the
+    ``tile`` that ``cur`` has just discarded."""
+    salt = _SALT if what == DISCARD else _SALT_WIN if what == WIN else _SALT_CLAIM
+    key = mix(np.uint64(dice_seed) ^ salt)
     seed = index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r)
     for attempt in range(MAX_REDRAWS):
         if world(P, G, S, W, wall, bots, s, seed):
@@ -326,11 +394,11 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
         copy_state(P.world, P.roll)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
-        if tile < 0:
+        if what == DISCARD:
             EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
                          P.cands[c], np.int64(0))
         else:
-            P.roll.status[s, ST_RON] = P.cands[c]
+            P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
             EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
                          np.int64(1))
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
@@ -339,25 +407,26 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile):
 
 
 @njit_borrowed
-def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile):
-    """Play the ``n`` candidates (:func:`play_world`'s ``cur`` and ``tile``) in the same
-    worlds, dropping those clearly worse than the efficiency choice (candidate 0), until one
-    is clearly better or none is left (or at the budget); the index of the candidate chosen,
-    counted in ``P.counts`` (a discard's :data:`TRACE` kept while there is room)."""
+def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile, what):
+    """Play the ``n`` candidates (:func:`play_world`'s ``cur``, ``tile`` and ``what``) in
+    the same worlds, dropping those clearly worse than the efficiency choice (candidate 0),
+    until one is clearly better or none is left (or at the budget); the index of the
+    candidate chosen, counted in ``P.counts`` (a discard's :data:`TRACE` kept while there is
+    room)."""
     P.played[:n] = 0
     r = np.int64(0)
     while r < P.params[MAX_ROLLOUTS]:
-        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile)
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         r += 1
         if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _settled(P, r, n):
             break
     best = _leader(P, r, n)
-    at = 0 if tile < 0 else 3  # the decision's counts in :data:`COUNTS`
+    at = 0 if what == DISCARD else 3 if what == WIN else CLAIMS_SEARCHED  # its :data:`COUNTS`
     P.counts[at] += 1
     P.counts[at + 1] += r
     P.counts[at + 2] += best != 0
     k = P.counts[0] - 1
-    if tile < 0 and k < P.trace.shape[0]:
+    if what == DISCARD and k < P.trace.shape[0]:
         for c in range(1, n):
             m = abs(P.played[c])
             total = 0.0
@@ -370,12 +439,13 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile):
 
 
 @njit_borrowed
-def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts):
-    """Every one of seat ``s``'s ``n`` candidate discards in ``P.cands`` played out in the
-    same ``rollouts`` worlds (:func:`play_world`; ``mjsim advise``)."""
+def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts, cur, tile, what):
+    """Every one of seat ``s``'s ``n`` candidates in ``P.cands`` (:func:`play_world`'s
+    ``cur``, ``tile`` and ``what``: its discards, or its claims on a discard) played out in
+    the same ``rollouts`` worlds (``mjsim advise``)."""
     P.played[:n] = 0
     for r in range(rollouts):
-        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, s, np.int64(-1))
+        play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
 
 
 @njit_borrowed

@@ -49,15 +49,20 @@ M_KIND, M_TYPE, M_FROM = range(3)
 #: ``push``: 推出 — 0 not yet weighed, :data:`PUSH_NONE` weighed and not made, else the kind
 #: of the pair set aside + :data:`PUSH_NONE` + 1; ``ron``: a win-or-pass choice made for the
 #: seat's next chance to win on another's tile, :data:`RON_BOT` … :data:`RON_PASS`;
-#: ``passed``: 1 once the seat has passed a win on another's discard this hand)
+#: ``passed``: 1 once the seat has passed a win on another's discard this hand; ``claim``: a
+#: claim choice made for the seat on the discard now claimed, :data:`CLAIM_BY_BOT` …)
 STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
-          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron", "passed")
+          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron", "passed",
+          "claim")
 ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON, ST_PASSED = \
-    range(len(STATUS))
+    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON, ST_PASSED, \
+    ST_CLAIM = range(len(STATUS))
 PUSH_NONE = 1
 #: ``status[s, ST_RON]``: the seat's bot decides; it wins; it passes (a search seat's rollouts)
 RON_BOT, RON_WIN, RON_PASS = range(3)
+#: ``status[s, ST_CLAIM]``: the seat's bot decides; it declines the discard; it pungs it; it
+#: chows it from kind ``k`` (``CLAIM_TAKE_CHOW + k``) (a search seat's rollouts)
+CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_PUNG, CLAIM_TAKE_CHOW = range(4)
 #: positions in ``State.pos``
 #: (``replaced``: whether the last draw replaced a bonus tile; ``dead``: bonus tiles turned
 #: while turning the wildcard indicator at the deal, set aside as nobody's; ``last``: the
