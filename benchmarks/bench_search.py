@@ -14,8 +14,8 @@ the efficiency seats', hands per second with one search seat (numba's threads), 
 discards, the win-or-pass and the claim decisions searched per hand, worlds per decision,
 the share that left the efficiency choice (a win passed), how far from ready the worlds
 imagine the other seats against how far they are, and the run time per searched decision
-(all threads; × threads for one core's). ``--param claims=0`` leaves the claims to the
-efficiency bot, as before they were searched.
+(all threads; × threads for one core's). ``--param claims=1`` weighs the claims too (by
+default the efficiency bot makes them).
 
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);

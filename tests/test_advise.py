@@ -72,6 +72,9 @@ def test_claims_are_the_pung_the_chows_and_declining():
     # and its best discard (9s), two sets, two partial sets and a pair: still 1
     assert all(r["shanten"] == 1 for r in rows)
     assert all((r["ukeire"] is None) == (r["claim"] == "decline") for r in rows)
+    # a copy of 4m seen elsewhere: three in sight once the pung is made, none left to draw
+    rows = advise("changsha", CLAIMING, seen="4m", claim="4m", rollouts=16, seed=1)["claims"]
+    assert {r["claim"] for r in rows} == {"pung 4m", "chow 234m", "chow 345m", "decline"}
     # from its 对家 only the pung or declining
     doc = advise("changsha", CLAIMING, claim="4m", discarder=2, rollouts=16, seed=1)
     assert {r["claim"] for r in doc["claims"]} == {"pung 4m", "decline"}
@@ -114,7 +117,7 @@ def test_the_position_keeps_every_tile():
     (["123m456p789s22m357s", "--claim", "4m"], "must hold 13 concealed tiles"),
     ([CLAIMING, "--claim", "4m4m"], "one tile"),
     ([CLAIMING, "--claim", "4m", "--from", "0"], "another seat"),
-    ([CLAIMING, "--claim", "1p"], "can neither pung nor chow 1p"),
+    ([CLAIMING, "--claim", "1p"], "no pung or chow of 1p"),
 ])
 def test_bad_input_is_one_line(args, message):
     result = runner.invoke(app, ["advise", *args])

@@ -142,6 +142,8 @@ def test_metrics_agree_with_play_summary():
         assert r[f"play.{bot}.big_win"] == pytest.approx((wins & big).sum() / wins.sum())
         passed = sum(((df["passed"].to_numpy() >> s) & 1).sum() for s in ss)
         assert r[f"play.{bot}.passed"] == pytest.approx(passed / (len(df) * len(ss)))
+        claimed = sum(((df["claimed"].to_numpy() >> s) & 1).sum() for s in ss)
+        assert r[f"play.{bot}.claimed"] == pytest.approx(claimed / (len(df) * len(ss)))
     assert r["play.efficiency.passed"] == 0  # the efficiency bot never passes a win
 
 

@@ -15,7 +15,7 @@ from mjsim.game.config import game_config
 from mjsim.game.play import (columns, parse_bots, play_frame, play_rows, play_wall, play_walls,
                              replay)
 from mjsim.game.scoring import changsha as CS
-from mjsim.game.state import MELD_PUNG, ST_BONUS
+from mjsim.game.state import M_FROM, MELD_PUNG, ST_BONUS
 from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
@@ -245,6 +245,9 @@ def test_invariants_after_every_hand(rules_id, options):
             assert set_aside == spec.is_bonus[gone].sum()
             assert set_aside + spec.is_bonus[live].sum() == spec.is_bonus[spec.multiset].sum()
             assert [rec[f"bonus_{s}"] for s in range(4)] == st["status"][:, ST_BONUS].tolist()
+            # the seats that melded another's discard: a meld taken from a seat
+            took = [(st["melds"][s, :st["n_melds"][s], M_FROM] >= 0).any() for s in range(4)]
+            assert rec["claimed"] == sum(1 << s for s in range(4) if took[s])
             # tiles left to draw: the live wall less the tiles kept back (cai_reserve_tiles)
             assert rec["tiles_left"] == st["tail"] - st["head"] - reserve
             if rec["outcome"] == R.OUT_WIN:

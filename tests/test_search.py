@@ -63,11 +63,13 @@ def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
     live[lo:hi] = True
     live &= ~G.is_bonus[wall.astype(np.int64)].astype(bool)
     before = S.concealed.copy()
+    S.status[1, ST_CLAIM] = CLAIM_TAKE_CHOW  # another search seat's choice on a discard
     worlds = []
     for seed in (1, 2, 1):
         world(P, G, S, W, wall, bots, np.int64(0), np.uint64(seed))
         X = P.world
         assert (S.concealed == before).all()  # the real hand is untouched
+        assert (X.status[:, ST_CLAIM] == CLAIM_BY_BOT).all()  # not made with its tiles
         for s in (0, 2):  # the seat's own tiles and a declared seat's stay
             assert (X.concealed[s] == before[s]).all()
         for s in (1, 3):
@@ -326,16 +328,17 @@ def test_claim_options_are_the_pung_the_chows_and_declining(hand, tile):
 
 
 def test_claims_are_weighed(monkeypatch):
-    """In play, the search seat weighs claims (16 to 64 worlds each) and leaves the
-    efficiency bot's choice in no more of them than it weighed; with ``claims=0`` it weighs
-    none, and its hands differ from those with claims weighed."""
+    """In play with ``claims=1``, the search seat weighs claims (16 to 64 worlds each) and
+    leaves the efficiency bot's choice in no more of them than it weighed; by default
+    (``claims=0``) it weighs none, and its hands differ from those with claims weighed
+    exactly where a claim decision changed."""
     made = []
 
     def counting(names, wall_size, rec_size, **params):
         made.append(search_policy(wall_size, rec_size, 64, **params))
         return made[-1]
 
-    monkeypatch.setattr(play_mod, "_policy", counting)
+    monkeypatch.setattr(play_mod, "_policy", lambda *a: counting(*a, claims=1))
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     counts = dict(zip(COUNTS, sum(p.counts for p in made)))
     assert counts["claims_searched"] > 0
@@ -343,7 +346,7 @@ def test_claims_are_weighed(monkeypatch):
         64 * counts["claims_searched"]
     assert 0 <= counts["claims_changed"] <= counts["claims_searched"]
     made.clear()
-    monkeypatch.setattr(play_mod, "_policy", lambda *a: counting(*a, claims=0))
+    monkeypatch.setattr(play_mod, "_policy", counting)
     without = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     assert sum(p.counts for p in made)[COUNTS.index("claims_searched")] == 0
     assert (without != rows).any() == (counts["claims_changed"] > 0)

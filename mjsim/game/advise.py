@@ -228,11 +228,15 @@ def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: 
     n = int(EN.claim_options(G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t),
                              options, keys))
     if n == 0:
-        raise ValueError(f"seat {seat} can neither pung nor chow {name(t)} from seat "
-                         f"{discarder} (a chow is the 下家's only, and the last discard "
+        raise ValueError(f"seat {seat} has no pung or chow of {name(t)} from seat "
+                         f"{discarder} to weigh (a chow is the 下家's only; with three of "
+                         f"it, a kong or pung is the bot's; the last discard, a locked hand "
                          f"and 吃听 claims are not weighed)")
     X = new_state()
     copy_state(S, X)
+    for o in range(4):  # the bot's own choice, not another seat's pung of the dealt tiles
+        if o != seat:
+            X.concealed[o, t] = 0
     claimer, kind, first = EN.claim_on(G, X, W, bots, np.int64(discarder), np.int64(t))
     own = CLAIM_DECLINE if claimer != seat else \
         CLAIM_TAKE_PUNG if kind == EN.CLAIM_PUNG else CLAIM_TAKE_CHOW + int(first)
@@ -276,7 +280,9 @@ def _after_claim(rs: RuleSet, parsed: Hand, S, seat: int, choice: int, t: int
     for k in meld.kinds:
         counts[k] -= 1
     wild = [k for k in range(34) if S.wild[seat, k]]
+    visible = (S.seen - S.melded[seat]).astype(np.int64)
+    visible[t] -= 1  # the claimed tile leaves the pile for the meld, counted as the hand's
     best = ukeire(Hand(counts=counts, melds=(*parsed.melds, meld)), rs, wild=wild or None,
-                  visible=(S.seen - S.melded[seat]).astype(np.int64),
+                  visible=visible,
                   void=int(S.void[seat]) if S.void[seat] >= 0 else None)[0]
     return {"shanten": best.shanten, "ukeire": best.live}

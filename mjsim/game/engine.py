@@ -786,8 +786,9 @@ def claim_options(G, S, W, bots, s, cur, t, choices, keys):
     """Seat ``s``'s ``ST_CLAIM`` choices on ``cur``'s discard ``t`` (the choices a search
     seat weighs, :func:`mjsim.game.search.claim`) into ``choices``, each with seat ``s``'s
     best key after it into ``keys``: the pung, each chow from the 下家 and declining; their
-    number — 0 with nothing to weigh: no pung or chow, a kong in reach (its bot's), the last
-    discard, a locked hand or 吃听 (``ready_chow_any``: the bots' own)."""
+    number — 0 with nothing to weigh: no pung or chow, three of the kind held (a kong or a
+    pung: its bot's), the last discard, a locked hand or 吃听 (``ready_chow_any``: the
+    bots' own)."""
     if G.cfg[V.READY_CHOW_ANY] or _live(G, S) <= 0 or S.status[s, ST_LOCKED] or \
             S.concealed[s, t] > 2:
         return 0
@@ -1078,6 +1079,7 @@ def _close(G, S, W, rec):
         rec[R.C_DECLARED] |= st[s, ST_DECLARED] << s
         rec[R.C_LOCKED] |= st[s, ST_LOCKED] << s
         rec[R.C_PASSED] |= st[s, ST_PASSED] << s
+        rec[R.C_CLAIMED] |= np.int64(exposed_melds(S, s) > 0) << s
         if rec[R.C_OUTCOME] == R.OUT_DRAW and _ready_exact(G, S, W, s):
             rec[R.C_READY_END] |= 1 << s
     SC.end_hand(G, S, rec)
@@ -1183,8 +1185,9 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
     """The turns of a hand from seat ``cur``'s move to the hand's end; fill the rest of
     ``rec`` and return the next dealer. With ``forced`` ≥ 0, ``cur`` — holding 14 tiles, its
     draw, wins and kongs weighed — first discards ``forced``, or, with ``claims``, has just
-    discarded it (its bookkeeping done) and the claims on it come first: a rollout of the
-    search bot (:mod:`mjsim.game.search`) resumes a hand at a discard or a win-or-pass."""
+    discarded it (its bookkeeping done) and the claims on it come first (with ``claims`` 2,
+    the pungs and chows only: nobody won on it): a rollout of the search bot
+    (:mod:`mjsim.game.search`) resumes a hand at a discard, a win-or-pass or a claim."""
     conc, st = S.concealed, S.status
     drawn = NO_TILE     # the tile the player to move just drew
     drew = True         # the turn began with a draw (or is the dealer's first)
@@ -1248,6 +1251,7 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
             else:
                 t = POL.discard(P, G, S, W, wall, rec, bots, dice_seed, cur)
                 conc[cur, t] -= 1
+        wins = claims != 2  # whether the wins on the discard are still to be claimed
         if claims:
             claims = np.int64(0)
         else:
@@ -1255,10 +1259,11 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
             if _after_discard(G, S, W, wall, rec, cur, t):
                 break
         # ---- claims: win, then kong or pung, then chow
-        POL.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
-        if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
-                           np.int64(1)) >= 0:
-            break
+        if wins:
+            POL.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
+            if _win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
+                               np.int64(1)) >= 0:
+                break
         POL.claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
         claimer, claim, first = claim_on(G, S, W, bots, cur, t)
         for o in range(4):

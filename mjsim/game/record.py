@@ -77,7 +77,7 @@ COMMON = (
     "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "passed",
     "ready_end", *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
     *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), *seat_columns("ready_shape"),
-    "ready_open", *seat_columns("declare_turn"),
+    "ready_open", *seat_columns("declare_turn"), "claimed",
 )
 _AT = {name: i for i, name in enumerate(COMMON)}
 C_INDEX, C_GAME, C_DEALER, C_NEXT_DEALER, C_OUTCOME, C_WIN_KIND, C_WINNERS, C_N_WINNERS, \
@@ -87,7 +87,7 @@ C_UNITS, C_PATTERNS, C_VOID, C_BONUS, C_PAY = (
 C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE, C_READY_SHAPE, \
     C_DECLARE_TURN = (_AT[f"{g}_0"] for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi",
                                               "ready_live", "ready_shape", "declare_turn"))
-C_READY_OPEN = _AT["ready_open"]
+C_READY_OPEN, C_CLAIMED = _AT["ready_open"], _AT["claimed"]
 #: ``ready_waits_lo`` holds the winning kinds 0–16 (bit k), ``ready_waits_hi`` 17–33
 WAITS_SPLIT = 17
 C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_PASSED, \
@@ -109,8 +109,10 @@ READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
 #: (the hand's discard count then; 0: as dealt), the winning kinds (``ready_waits_lo/hi``),
 #: their copies it could not see (``ready_live``; a wild kind's too), and ``ready_open``
 #: the seats that had an exposed meld then; ``declare_turn_<s>`` the discard on which seat
-#: ``s`` declared ready (报听, 敲; 0: never)
-SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open")
+#: ``s`` declared ready (报听, 敲; 0: never); ``claimed`` the seats that melded another's
+#: discard (an exposed meld at the hand's end)
+SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open",
+              "claimed")
 
 
 def seat_bits(masks) -> np.ndarray:

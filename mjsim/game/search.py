@@ -39,13 +39,14 @@ A search seat offered a win on another's discard that it may pass (ready, not ba
 过手, not a declared hand that must win) weighs the win (the efficiency bot's choice, which
 never passes) against the pass the same way (:func:`win_or_pass`): where a self-draw pays
 three seats and a discard one, passing a small win early can be worth more than taking it.
-A search seat ready or one tile from it that could pung or chow a discard nobody won on
-(:func:`claim`) weighs its efficiency choice against the other claims and declining it
+With ``claims`` (off by default: the gains measured are without it), a search seat ready
+or one tile from it that could pung or chow a discard nobody won on (:func:`claim`) weighs its efficiency choice against the other claims and declining it
 (up to ``candidates``, those leaving the best keys first) the same way: a pung that breaks
 a concealed hand, or a chow declined to keep a wait, are worth what the settlement says.
 Everything is compiled and deterministic: the worlds of a decision come from the hand's
 dice seed, the turn, the kind of decision and the world's number. Elsewhere (kongs, 报听,
-self-drawn wins, 吃听 claims) the search seat plays as the efficiency bot. The engine
+self-drawn wins, 吃听 claims, and every claim without ``claims``) the search seat plays as
+the efficiency bot. The engine
 reaches :func:`discard`, :func:`win_or_pass` and :func:`claim` through
 :mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
 
@@ -67,20 +68,21 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .policy import DEFAULT_ROLLOUTS
-from .state import (CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_TAIL, P_TURNS,
+from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_TAIL, P_TURNS,
                     RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
                     ST_RON, copy_array, copy_state, cost, new_state)
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
 #: ``tempo``: whether a world's hidden seats keep their tiles as players would (:func:`_keep`;
-#: 0: uniform tiles, for comparison); ``claims``: whether pungs and chows are weighed (0: the
-#: efficiency bot's)
+#: 0: uniform tiles, for comparison); ``claims``: whether pungs and chows are weighed (0, the
+#: default: the efficiency bot's; the measured gains are without; ``mjsim advise --claim``
+#: weighs them always)
 PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo",
           "claims")
 MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS = range(len(PARAMS))
 DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
-            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 1}
+            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 0}
 #: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
@@ -295,6 +297,8 @@ def world(P, G, S, W, wall, bots, s, seed):
     declare readiness; :func:`mjsim.game.engine.ready_undeclared`)."""
     X, pool = P.world, P.pool
     copy_state(S, X)
+    for o in range(4):
+        X.status[o, ST_CLAIM] = CLAIM_BY_BOT  # no other search seat's choice, made in S
     copy_array(wall, P.wall)
     lo, hi = S.pos[P_HEAD], S.pos[P_TAIL] - G.cfg[V.RESERVE]
     n = 0
@@ -400,7 +404,7 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         else:
             P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
             EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
-                         np.int64(1))
+                         np.int64(1 if what == WIN else 2))  # a claim: nobody won on it
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
         P.won[r, c] = 1 if won else 0

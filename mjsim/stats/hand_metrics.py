@@ -53,12 +53,14 @@ class Metric(NamedTuple):
 
 #: how each bot plays, where a line-up has several (``play.<bot>.<name>``): its seats' wins
 #: and deal-ins per seat-hand, the self-drawn and patterned shares of its wins, the seat-hands
-#: in which it passed a win on another's discard
+#: in which it passed a win on another's discard, and those in which it melded one
 PLAY = (("win", "wins (per seat-hand)", "胡牌率"),
         ("deal_in", "deals in (per seat-hand)", "放铳率"),
         ("self_drawn", "self-drawn share of its wins", "自摸占其胡牌"),
         ("big_win", "big-win share of its wins", "大胡占其胡牌"),
-        ("passed", "passed a win on a discard (per seat-hand)", "过胡 (每座每手)"))
+        ("passed", "passed a win on a discard (per seat-hand)", "过胡 (每座每手)"),
+        ("claimed", "claimed a discard: a pung, chow or kong (per seat-hand)",
+         "吃碰杠 (每座每手)"))
 
 
 #: quantiles of a seat's net score per hand (bootstrapped), in percent, and the largest loss
@@ -222,6 +224,7 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
         columns[f"mean_score.seat_{s}"] = (pay[:, s], ones)
     discarder = df["discarder"].to_numpy()
     passed = seat_bits(df["passed"].to_numpy())
+    claimed = seat_bits(df["claimed"].to_numpy())
     for b in dict.fromkeys(bots):
         seats = [s for s in SEATS if bots[s] == b]
         columns[f"mean_score.bot_{b}"] = (pay[:, seats].mean(axis=1), ones)
@@ -235,6 +238,8 @@ def per_hand(df: pd.DataFrame, ms: list[Metric], bots: tuple[str, ...],
                                         .astype(np.float64), n_wins)
         columns[f"play.{b}.passed"] = (passed[:, seats].sum(axis=1).astype(np.float64),
                                        ones * len(seats))
+        columns[f"play.{b}.claimed"] = (claimed[:, seats].sum(axis=1).astype(np.float64),
+                                        ones * len(seats))
     for k, name in enumerate(WIN_KINDS):
         columns[f"win_kind.{name}"] = (won * (kind == k), won)
     for bit, p in enumerate(g.patterns):  # bit b of patterns_<seat>: the model's pattern b
