@@ -173,9 +173,9 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
           f"{100 * claims_changed / max(claims_n, 1):.1f}% changed")
     print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
           f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
-          f"{redrawn / max(worlds + win_worlds + claim_worlds, 1):.2f} redraws a world played (a hidden "
-          f"seat dealt a ready hand it would have declared), {impossible} worlds played "
-          f"after the last redraw")
+          f"{redrawn / max(worlds + win_worlds + claim_worlds, 1):.2f} redraws a world "
+          f"played (a hidden seat dealt a ready hand it would have declared), {impossible} "
+          f"worlds played after the last redraw")
     print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
           f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
           f"an upper bound: it includes the hands' own play)")

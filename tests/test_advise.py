@@ -135,3 +135,12 @@ def test_cli_json_and_chart(tmp_path):
     assert png.stat().st_size > 1000
     table = runner.invoke(app, ["advise", JIANG, "--rollouts", "16"], env={"COLUMNS": "160"})
     assert table.exit_code == 0 and "9m *" in table.output and "efficiency" in table.output
+    claims = runner.invoke(app, ["advise", CLAIMING, "--claim", "4m", "--rollouts", "16",
+                                 "--json", "--chart", str(tmp_path / "claims.png")])
+    assert claims.exit_code == 0, claims.output
+    doc = json.loads(claims.output)
+    assert doc["decision"] == "claim" and len(doc["claims"]) == 4
+    assert (tmp_path / "claims.png").stat().st_size > 1000
+    table = runner.invoke(app, ["advise", CLAIMING, "--claim", "4m", "--from", "3",
+                                "--rollouts", "16"], env={"COLUMNS": "160"})
+    assert table.exit_code == 0 and "chow 345m" in table.output and "4m from seat 3" in table.output

@@ -40,9 +40,10 @@ A search seat offered a win on another's discard that it may pass (ready, not ba
 never passes) against the pass the same way (:func:`win_or_pass`): where a self-draw pays
 three seats and a discard one, passing a small win early can be worth more than taking it.
 With ``claims`` (off by default: the gains measured are without it), a search seat ready
-or one tile from it that could pung or chow a discard nobody won on (:func:`claim`) weighs its efficiency choice against the other claims and declining it
-(up to ``candidates``, those leaving the best keys first) the same way: a pung that breaks
-a concealed hand, or a chow declined to keep a wait, are worth what the settlement says.
+or one tile from it that could pung or chow a discard nobody won on (:func:`claim`) weighs
+its efficiency choice against the other claims and declining it (up to ``candidates``,
+those leaving the best keys first) the same way: a pung that breaks a concealed hand, or a
+chow declined to keep a wait, are worth what the settlement says.
 Everything is compiled and deterministic: the worlds of a decision come from the hand's
 dice seed, the turn, the kind of decision and the world's number. Elsewhere (kongs, 报听,
 self-drawn wins, 吃听 claims, and every claim without ``claims``) the search seat plays as
@@ -68,9 +69,9 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .policy import DEFAULT_ROLLOUTS
-from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_TAIL, P_TURNS,
-                    RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
-                    ST_RON, copy_array, copy_state, cost, new_state)
+from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD,
+                    P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED,
+                    ST_KEY, ST_LOCKED, ST_RON, copy_array, copy_state, cost, new_state)
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
