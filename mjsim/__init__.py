@@ -14,8 +14,7 @@ import importlib
 from .notation import NotationError, parse_hand, parse_tiles, to_chinese, to_compact, to_unicode
 from .rules import RulesError, list_rules, load_rules
 from .tiles import Hand, Meld
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 #: public names served lazily: name -> module
 _LAZY = {

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .evaluate import _as_hand, _check_size, _rules, wild_mask
-from .rules import RuleSet
+from .evaluate import as_hand, check_size, wild_mask
+from .rules import RuleSet, load_rules
 from .notation import counts_to_compact
 from .tiles import N_KINDS, Hand, is_258
 
@@ -133,9 +133,9 @@ def decompose(hand: Hand | str, rules: str | RuleSet = "generic", wild: Any = No
     rule set's melds; seven pairs (and eight pairs + 1) readings are included where the
     rule set has those forms. Pair and form restrictions are left to the caller
     (``d.pair`` and ``is_258``)."""
-    rules = _rules(rules)
-    hand = _as_hand(hand, rules)
-    _check_size(hand, rules, (rules.hand_size + 1,))
+    rules = load_rules(rules)
+    hand = as_hand(hand, rules)
+    check_size(hand, rules, (rules.hand_size + 1,))
     mask = wild_mask(wild)
     natural = hand.counts.astype(np.int64)
     n_wild = int(natural[mask].sum())

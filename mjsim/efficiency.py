@@ -19,20 +19,19 @@ import numpy as np
 
 from .evaluate import (
     HandError,
-    _as_hand,
-    _check_batch,
-    _check_size,
-    _rules,
-    _void,
+    as_hand,
+    check_batch,
+    check_size,
     compile_rules,
     meld_flags,
     per_row,
     row_voids,
+    void_code,
     wild_mask,
 )
 from .kernels import waits as W
 from .notation import parse_tiles
-from .rules import RuleSet
+from .rules import RuleSet, load_rules
 from .kernels.shanten import IMPOSSIBLE
 from .tables.suits import INF
 from .tiles import N_KINDS, Hand, name
@@ -90,7 +89,7 @@ def _kernel_args(hand: Hand, rules: RuleSet, form, wild, void) -> tuple:
     one = np.ones(1, dtype=np.int64)
     return (
         hand.counts[None, :], _owned(hand)[None, :], one * len(hand.melds), one * meld_flags(hand),
-        one * _void(comp, void), comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
+        one * void_code(comp, void), comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
         wild_mask(wild), comp.tables,
     )
 
@@ -101,9 +100,9 @@ def waits(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = Non
 
     An empty list means the hand is not ready.
     """
-    rules = _rules(rules)
-    hand = _as_hand(hand, rules)
-    _check_size(hand, rules, (rules.hand_size,))
+    rules = load_rules(rules)
+    hand = as_hand(hand, rules)
+    check_size(hand, rules, (rules.hand_size,))
     mask = W.waits_many(*_kernel_args(hand, rules, form, wild, void))[0]
     return _live(_owned(hand), _visible(visible), np.flatnonzero(mask))
 
@@ -112,9 +111,9 @@ def ukeire(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = No
            form: str | None = None, wild: Any = None, void: Any = None) -> list[Discard]:
     """Each discard of a 14-tile hand (17 in ``caishen16``): shanten after it and the
     improving kinds with live counts, best first (lowest shanten, then most live tiles)."""
-    rules = _rules(rules)
-    hand = _as_hand(hand, rules)
-    _check_size(hand, rules, (rules.hand_size + 1,))
+    rules = load_rules(rules)
+    hand = as_hand(hand, rules)
+    check_size(hand, rules, (rules.hand_size + 1,))
     after, improves = W.ukeire_many(*_kernel_args(hand, rules, form, wild, void))
     owned, seen = _owned(hand), _visible(visible)
     out = []
@@ -135,8 +134,8 @@ def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: An
     ``visible`` is ``int[N, 34]`` or ``int[34]`` counts seen elsewhere; exposed melds are
     counted by ``n_melds`` only, so their copies are not subtracted here.
     """
-    rules = _rules(rules)
-    hands = _check_batch(hands, rules, n_melds)
+    rules = load_rules(rules)
+    hands = check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
     owned = hands.astype(np.int64)
@@ -155,8 +154,8 @@ def ukeire_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: A
     (``int8[N, 34]``, ``IMPOSSIBLE`` where the kind is not held) and the kinds that then
     improve the hand (``bool[N, 34, 34]``: discard × improving kind).
     """
-    rules = _rules(rules)
-    hands = _check_batch(hands, rules, n_melds)
+    rules = load_rules(rules)
+    hands = check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
     after, improves = W.ukeire_many(hands, hands.astype(np.int64), per_row(n_melds, n),

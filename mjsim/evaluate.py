@@ -94,10 +94,6 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
     )
 
 
-def _rules(rules: str | RuleSet) -> RuleSet:
-    return rules if isinstance(rules, RuleSet) else load_rules(rules)
-
-
 def wild_mask(wild: WildSpec) -> np.ndarray:
     """A bool[34] mask of wildcard kinds from ``None``, notation (``"7z"``, ``"5m7z"``), a
     list of tile names or kind indices, or a bool[34] mask.
@@ -161,13 +157,16 @@ def meld_flags(hand: Hand) -> int:
     return int(K.meld_flags(rows, np.int64(len(rows)), np.int64(0)))
 
 
-def _as_hand(hand: Hand | str, rules: RuleSet) -> Hand:
+def as_hand(hand: Hand | str, rules: RuleSet) -> Hand:
+    """``hand`` as a :class:`~mjsim.tiles.Hand`, read from notation against ``rules`` when a
+    string (shared by the facades :mod:`mjsim.efficiency` and :mod:`mjsim.decompose`)."""
     if isinstance(hand, Hand):
         return hand
     return parse_hand(hand, rules)
 
 
-def _check_size(hand: Hand, rules: RuleSet, sizes: tuple[int, ...]) -> None:
+def check_size(hand: Hand, rules: RuleSet, sizes: tuple[int, ...]) -> None:
+    """Raise :class:`HandError` unless the hand has one of ``sizes`` tiles (kongs as 3)."""
     size = hand.effective_size
     if size not in sizes:
         want = " or ".join(str(s) for s in sizes)
@@ -181,14 +180,16 @@ def _cost(hand: Hand, rules: RuleSet, form: str | None, wild: WildSpec, void: in
     caps = 4 - (np.asarray(hand.all_counts(), dtype=np.int64) - hand.counts)
     return int(
         K.hand_cost(
-            hand.counts, len(hand.melds), meld_flags(hand), _void(comp, void),
+            hand.counts, len(hand.melds), meld_flags(hand), void_code(comp, void),
             comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
             caps, comp.tables, K.make_scratch(),
         )
     )
 
 
-def _void(comp: Compiled, void: int | str | None) -> int:
+def void_code(comp: Compiled, void: int | str | None) -> int:
+    """The kernels' 定缺 code: ``void`` (``'m'``/``'p'``/``'s'`` or 0–2) checked, or the
+    rule set's default when None."""
     if void is None:
         return comp.void
     if comp.void == -2:
@@ -211,9 +212,9 @@ def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None
     >>> shanten("11m33m55m22p44p66p8s", rules="changsha", form="seven_pairs")
     0
     """
-    rules = _rules(rules)
-    hand = _as_hand(hand, rules)
-    _check_size(hand, rules, (rules.hand_size, rules.hand_size + 1))
+    rules = load_rules(rules)
+    hand = as_hand(hand, rules)
+    check_size(hand, rules, (rules.hand_size, rules.hand_size + 1))
     cost = _cost(hand, rules, form, wild, void)
     return None if cost >= INF else cost - 1
 
@@ -221,9 +222,9 @@ def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None
 def is_win(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None = None,
            wild: WildSpec = None, void: int | str | None = None) -> bool:
     """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape."""
-    rules = _rules(rules)
-    hand = _as_hand(hand, rules)
-    _check_size(hand, rules, (rules.hand_size + 1,))
+    rules = load_rules(rules)
+    hand = as_hand(hand, rules)
+    check_size(hand, rules, (rules.hand_size + 1,))
     return _cost(hand, rules, form, wild, void) == 0
 
 
@@ -239,8 +240,8 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     >>> shanten_batch(parse_hand("19m19p19s1234567z").counts[None, :]).tolist()   # seven pairs: 6
     [6]
     """
-    rules = _rules(rules)
-    hands = _check_batch(hands, rules, n_melds, rows=False)
+    rules = load_rules(rules)
+    hands = check_batch(hands, rules, n_melds, rows=False)
     return _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, False, True)[0]
 
 
@@ -255,9 +256,9 @@ def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_mel
     >>> int(out["shanten"][0]), int(out["seven_pairs"][0]), int(out["standard"][0])
     (0, 0, 3)
     """
-    rules = _rules(rules)
+    rules = load_rules(rules)
     if validate:
-        hands = _check_batch(hands, rules, n_melds, rows=False)
+        hands = check_batch(hands, rules, n_melds, rows=False)
     overall, per = _run_batch(hands, rules, n_melds, None, wild, 0, void, True, validate)
     out = {"shanten": overall}
     for f, fam in enumerate(rules.families):
@@ -300,10 +301,10 @@ def row_voids(comp: Compiled, void: Any, n: int) -> np.ndarray:
     """The 定缺 suit of each row: the rule set's default, or ``void`` (one or per row)."""
     if void is None:
         return np.full(n, comp.void, dtype=np.int64)
-    return per_row([_void(comp, v) for v in np.atleast_1d(void)], n)
+    return per_row([void_code(comp, v) for v in np.atleast_1d(void)], n)
 
 
-def _check_batch(hands: Any, rules: RuleSet, n_melds: Any, rows: bool = True) -> np.ndarray:
+def check_batch(hands: Any, rules: RuleSet, n_melds: Any, rows: bool = True) -> np.ndarray:
     """``hands`` as contiguous uint8 after the shape checks, and with ``rows`` each row's
     counts and size (the shanten kernel checks rows itself)."""
     arr = np.asarray(hands)
@@ -333,5 +334,6 @@ def _raise_bad_row(hands: np.ndarray, rules: RuleSet, melds: np.ndarray, row: in
                     f"{rules.hand_size} or {rules.hand_size + 1}")
 
 
-__all__ = ["HandError", "NotationError", "compile_rules", "is_win", "meld_flags", "shanten",
-           "shanten_batch", "shanten_by_family", "wild_mask"]
+__all__ = ["HandError", "NotationError", "as_hand", "check_batch", "check_size", "compile_rules",
+           "is_win", "meld_flags", "per_row", "row_voids", "shanten", "shanten_batch",
+           "shanten_by_family", "void_code", "wild_mask"]

@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from mjsim.kernels.deal import deal_seats
-from mjsim.sim.walls import WallSpec
+from mjsim.walls import WallSpec
 
 #: the index of each suit letter's first kind (``f``: the flowers f1–f8, kinds 34–41)
 _FIRST = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}

@@ -13,7 +13,7 @@ from mjsim.cli import app
 from mjsim.game import record as R
 from mjsim.game.play import play_frame
 from mjsim.rules import RulesError, load_rules
-from mjsim.sim.compare import Variant, check_variants, parse_variant, run_compare, sweep_variants
+from mjsim.stats.compare import Variant, check_variants, parse_variant, run_compare, sweep_variants
 from mjsim.stats import paired as P
 from mjsim.stats.hand_metrics import metrics, per_hand
 from mjsim.stats.play_summary import play_summary
@@ -52,7 +52,7 @@ def test_ratio_difference_matches_reference(transform):
     y, x, games = _data()
     if transform == "sqrt":
         y = y ** 2
-    m = P.Moments.empty(2, 3)
+    m = P.RatioMoments.empty(2, 3)
     for lo in range(0, len(games), 800):  # streamed in chunks of whole games
         m.add(y[lo:lo + 800], x[lo:lo + 800], games[lo:lo + 800])
     f, df = ((math.sqrt, lambda r: 0.5 / math.sqrt(r)) if transform == "sqrt"
@@ -75,7 +75,7 @@ def test_paired_estimate_covers_a_known_difference():
     base = RNG.random(n) < 0.3
     variant = base | (RNG.random(n) < 0.05)
     y = np.stack([base, variant], axis=-1).astype(float)[:, None, :]
-    m = P.Moments.empty(1, 2)
+    m = P.RatioMoments.empty(1, 2)
     m.add(y, np.ones_like(y), np.arange(n) // 8)
     d = P.ratio_difference(m, 0, 1, 0, "id")
     assert abs(d["diff"] - 0.035) < 4 * d["se"]
@@ -85,7 +85,7 @@ def test_paired_estimate_covers_a_known_difference():
 def test_identical_variants_differ_by_exactly_zero():
     y, x, games = _data(n_variants=1)
     y, x = np.repeat(y, 2, axis=2), np.repeat(x, 2, axis=2)
-    m = P.Moments.empty(2, 2)
+    m = P.RatioMoments.empty(2, 2)
     m.add(y, x, games)
     d = P.ratio_difference(m, 1, 1, 0, "id")
     assert (d["diff"], d["se"], d["identical"]) == (0.0, 0.0, True)

@@ -31,7 +31,7 @@ from mjsim.game.state import (MELD_CHOW, RON_BOT, RON_PASS, RON_WIN, ST_DECLARED
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
-from mjsim.sim.walls import WallSpec, walls
+from mjsim.walls import WallSpec, walls
 
 DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
 RENAMED = {"baoting": "declared"}

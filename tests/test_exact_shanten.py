@@ -45,7 +45,7 @@ from mjsim.kernels.deal import next_kinds
 from mjsim.rules import load_rules
 from mjsim.rules.model import FrozenDict
 from mjsim.sim.deals import deal_frame
-from mjsim.sim.walls import WallSpec, deal_batch
+from mjsim.walls import WallSpec, deal_batch
 from mjsim.stats import exact_shanten as E
 from mjsim.stats.exact_shanten import (
     IMPOSSIBLE,

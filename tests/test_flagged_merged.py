@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mjsim.kernels.constrained import MAX_NEED, _honour_rows
+from mjsim.kernels.constrained import MAX_NEED, honour_rows
 from mjsim.tables.flagged import N_FLAGS, column, honour_flagged, load_flagged
 from mjsim.tables.flagged_merged import MAX_TILES, NO_PAIR, load_flag_tables, vector_index
-from mjsim.tables.suits import HONOUR_DIGITS, INF, SUIT_DIGITS, _digits
+from mjsim.tables.suits import HONOUR_DIGITS, INF, SUIT_DIGITS, count_digits
 
 
 def digits(index: int, n: int) -> np.ndarray:
@@ -70,7 +70,7 @@ def test_honour_table_matches_the_honour_dp(red):
     for x in rng.integers(0, 5**HONOUR_DIGITS, 600):
         counts = np.zeros(34, dtype=np.uint8)
         counts[27:] = digits(int(x), HONOUR_DIGITS)
-        _honour_rows(counts, every, no_wild, caps, red, MAX_NEED, out)
+        honour_rows(counts, every, no_wild, caps, red, MAX_NEED, out)
         assert table[x].tolist() == out.ravel().tolist(), counts[27:].tolist()
 
 
@@ -99,11 +99,11 @@ def test_pairs_cover_hands_of_max_tiles():
     of their rows hold at most MAX_TILES tiles together."""
     t = load_flag_tables()
     fewest = np.full(len(t.suit_rows), INF)
-    np.minimum.at(fewest, t.suit_ids, _digits(SUIT_DIGITS).sum(axis=1, dtype=np.int64))
+    np.minimum.at(fewest, t.suit_ids, count_digits(SUIT_DIGITS).sum(axis=1, dtype=np.int64))
     hon_fewest = np.full(t.right_pairs.shape[0], INF)
     for red in range(2):
         np.minimum.at(hon_fewest, t.honour_ids[red],
-                      _digits(HONOUR_DIGITS).sum(axis=1, dtype=np.int64))
+                      count_digits(HONOUR_DIGITS).sum(axis=1, dtype=np.int64))
     ids = np.arange(len(fewest))
     for a in ids:
         later = ids[a:]

@@ -19,7 +19,7 @@ from mjsim.game.state import M_FROM, MELD_PUNG, ST_BONUS
 from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
-from mjsim.sim.walls import DICE_STREAM, WallSpec, walls
+from mjsim.walls import DICE_STREAM, WallSpec, walls
 from scripted import build_wall, kinds
 
 PAY = [f"pay_{s}" for s in range(4)]

@@ -9,7 +9,7 @@ datasets (mjsim.sim.games), without the engine:
 * ``write_games`` / ``read_games`` / ``iter_games`` on a synthetic engine: chunks rounded to
   whole games, the same records whatever the chunk, provenance metadata, resume, a different
   run refused;
-* the summary chunk by chunk (``PlaySummary``, ``Moments``, ``Distribution``): the same
+* the summary chunk by chunk (``PlaySummary``, ``MeanMoments``, ``Distribution``): the same
   summary as from one frame, on hands played by the engine (Changsha and 定缺), and the
   quantile positions numpy's ``inverted_cdf`` takes.
 
@@ -38,7 +38,7 @@ from mjsim.sim.games import game_chunk, iter_games, read_games, run_params, writ
 from mjsim.sim.parts import META_KEY, RunMismatch
 from mjsim.stats.play_summary import (
     Distribution,
-    Moments,
+    MeanMoments,
     PlaySummary,
     mean_se,
     play_summary,
@@ -551,7 +551,7 @@ def test_moments_in_chunks():
     x = rng.normal(20.0, 3.0, 1000)  # floats, far from 0: the running sums are shifted
     groups = np.repeat(np.arange(125), 8)
     whole = mean_se(x, groups)
-    m = Moments()
+    m = MeanMoments()
     for a, b in [(0, 3), (3, 500), (500, 500), (500, 997), (997, 1000)]:  # games cut in two
         m.add(x[a:b], groups[a:b])
     same_summary(m.result(), whole)
@@ -561,11 +561,11 @@ def test_moments_in_chunks():
     assert whole["se"] == pytest.approx(x.std(ddof=1) / math.sqrt(1000), rel=1e-12)
     # integers over a scale: exact
     t = rng.integers(-30, 30, 999)
-    e = Moments(scale=3).add(t[:500], groups[:500]).add(t[500:], groups[500:999]).result()
+    e = MeanMoments(scale=3).add(t[:500], groups[:500]).add(t[500:], groups[500:999]).result()
     assert e["mean"] == t.sum() / (999 * 3)
     assert e["se"] == pytest.approx((t / 3).std(ddof=1) / math.sqrt(999), rel=1e-12)
     with pytest.raises(ValueError, match="every chunk or with none"):
-        Moments().add(x[:8], groups[:8]).add(x[8:16])
+        MeanMoments().add(x[:8], groups[:8]).add(x[8:16])
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 16, 99, 100, 101, 300, 1000, 4001, 12345])

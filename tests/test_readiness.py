@@ -13,7 +13,7 @@ from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game import shape as SH
-from mjsim.game.config import _playable, game_config, with_readiness
+from mjsim.game.config import game_config, playable_rules, with_readiness
 from mjsim.game.engine import _record_ready
 from mjsim.game.play import play_frame
 from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
@@ -31,7 +31,7 @@ def _kinds_of(lo, hi):
                                      hi >> (k - R.WAITS_SPLIT)) & 1]
 
 
-@pytest.mark.parametrize("rules", [r.id for r in _playable()])
+@pytest.mark.parametrize("rules", [r.id for r in playable_rules()])
 def test_every_winner_on_a_discard_was_ready(rules):
     """A seat wins on another's tile only with tiles that win on it, so it was ready as
     dealt or after a discard of its own, no later than the hand's last; the recorded kinds
@@ -197,7 +197,7 @@ def test_a_held_wild_tile_makes_the_shape_wild():
     assert SH.SHAPES[rec[R.C_READY_SHAPE]] == "open"
 
 
-@pytest.mark.parametrize("rules", [r.id for r in _playable()])
+@pytest.mark.parametrize("rules", [r.id for r in playable_rules()])
 def test_recorded_waits_are_the_waits_kernels(rules):
     """The kinds recorded (tried only where they could win: held, near, the rule set's
     ``far_waits``) are those :func:`mjsim.efficiency.waits_batch` finds trying all 34, on

@@ -23,7 +23,7 @@ from mjsim.game.state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAI
                               copy_state, cost, new_scratch, new_state, reset_state)
 from mjsim.notation import parse_hand
 from mjsim.rules import load_rules
-from mjsim.sim.walls import WallSpec, walls
+from mjsim.walls import WallSpec, walls
 
 RULES = "changsha"
 SEARCH = "search:16,efficiency,efficiency,efficiency"

@@ -25,7 +25,7 @@ from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
 from mjsim.kernels.rng import index_seed, stream_key
-from mjsim.sim.walls import DICE_STREAM, walls
+from mjsim.walls import DICE_STREAM, walls
 from scripted import build_wall, kinds
 
 QHP, BAIDA, QIAOMA = "shanghai_qhp", "shanghai_baida", "shanghai_qiaoma"

@@ -18,7 +18,7 @@ from numba import njit
 from mjsim.kernels import rng
 from mjsim.kernels.deal import deal_seats, next_kinds
 from mjsim.rules import list_rules, load_rules
-from mjsim.sim.walls import DICE_STREAM, DealBatch, WallSpec, deal_batch, wall, walls
+from mjsim.walls import DICE_STREAM, DealBatch, WallSpec, deal_batch, wall, walls
 
 RULE_IDS = [rules.id for rules in list_rules()]
 MASK = (1 << 64) - 1

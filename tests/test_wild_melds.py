@@ -15,17 +15,17 @@ import pytest
 from mjsim import is_win
 from mjsim.game import record as R
 from mjsim.game import values as V
-from mjsim.game.config import _playable, game_config
+from mjsim.game.config import game_config, playable_rules
 from mjsim.game.engine import _win
 from mjsim.game.state import MELD_PUNG, add_meld, cost, new_scratch, new_state
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules
-from mjsim.sim.walls import WallSpec
+from mjsim.walls import WallSpec
 from scripted import kinds
 
 #: rule sets whose wild tiles are turned at the deal (百搭, 财神): a seat holds them as its
 #: wild kinds (``State.wild``); the 宝 games' wild draw already tries only kinds it may add
-WILD_SETS = [r.id for r in _playable()
+WILD_SETS = [r.id for r in playable_rules()
              if game_config(r).rules_arrays.cfg[V.WILD] == V.WILD_INDICATOR]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from .. import __version__
+from ..version import __version__
 from . import advise_cmd, compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd, waits_cmd
 
 app = typer.Typer(

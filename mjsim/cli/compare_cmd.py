@@ -11,7 +11,7 @@ from rich.table import Table
 from ..game.play import with_rollouts
 from ..rules import RulesError
 from ..sim import executor
-from ..sim.compare import (
+from ..stats.compare import (
     DEFAULT_CHUNK,
     Variant,
     parse_variant,

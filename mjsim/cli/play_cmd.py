@@ -16,6 +16,7 @@ from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..sim.executor import cluster
 from ..sim.games import DEFAULT_CHUNK, iter_games, write_games
 from ..stats.play_summary import play_summary, summary_columns
+from ..stats.proportions import rate_ci_percent, rate_percent
 from .output import (
     SCHEDULER,
     console,
@@ -47,24 +48,16 @@ def _ci(e: dict[str, Any]) -> str:
     return "—" if lo is None else f"{lo:+.3f} … {hi:+.3f}"
 
 
-def _pct(r: dict[str, Any] | None) -> str:
-    return "—" if r is None else f"{100 * r['p']:.2f}%"
-
-
-def _pct_ci(r: dict[str, Any] | None) -> str:
-    return "—" if r is None else f"{100 * r['ci'][0]:.2f} – {100 * r['ci'][1]:.2f}%"
-
-
 def print_summary(s: dict[str, Any], title: str) -> None:
     """The summary as rich tables: seats, bots, table rates, win kinds, big wins."""
     seats = Table(title=title)
     for col in ("seat", "bot", "mean score / hand", "95% interval", "wins", "deals in"):
         seats.add_column(col, justify="left" if col in ("seat", "bot") else "right")
     for e in s["seats"]:
-        seats.add_row(str(e["seat"]), e["bot"], _pm(e), _ci(e), _pct(e["win_rate"]),
-                      _pct(e["deal_in_rate"]))
+        seats.add_row(str(e["seat"]), e["bot"], _pm(e), _ci(e), rate_percent(e["win_rate"]),
+                      rate_percent(e["deal_in_rate"]))
     d = s["dealer"]
-    seats.add_row("dealer", "", _pm(d), _ci(d), _pct(d["win_rate"]), "")
+    seats.add_row("dealer", "", _pm(d), _ci(d), rate_percent(d["win_rate"]), "")
     console.print(seats)
     if len(s["bots"]) > 1:
         bots = Table(title="bots (per-hand average over their seats)")
@@ -79,7 +72,7 @@ def print_summary(s: dict[str, Any], title: str) -> None:
     for key in ("win_rate", "draw_rate", "deal_in_rate", "self_draw_share", "multi_win_rate"):
         rates.add_row(key.replace("_", " ") + (" (of won hands)" if key in
                                                 ("self_draw_share", "multi_win_rate") else ""),
-                      _pct(s[key]), _pct_ci(s[key]))
+                      rate_percent(s[key]), rate_ci_percent(s[key]))
     t = s["mean_turns"]
     rates.add_row("turns", f"{t['mean']:.2f} ± {t['se'] or 0:.2f}", "")
     q = s["payments"]["per_seat"].get("quantiles", {})
@@ -92,17 +85,18 @@ def print_summary(s: dict[str, Any], title: str) -> None:
     for k, name in enumerate(WIN_KINDS):
         if k:
             r = s["win_kind_rates"][name]
-            kinds.add_row(f"{name} {WIN_KINDS_ZH[k]}", f"{s['win_kinds'][name]:,}", _pct(r),
-                          _pct_ci(r))
+            kinds.add_row(f"{name} {WIN_KINDS_ZH[k]}", f"{s['win_kinds'][name]:,}",
+                          rate_percent(r), rate_ci_percent(r))
     console.print(kinds)
     big = Table("pattern", "wins", "share of wins", "95% interval",
                 title=f"{s['patterns_title']}, {s['n_wins']:,} wins (one per winner)")
     for p in s["patterns"]:
         name, zh = p["id"], p["name_zh"]
         r = s["big_win_rates"][name]
-        big.add_row(f"{name} {zh}", f"{s['big_wins'][name]:,}", _pct(r), _pct_ci(r))
+        big.add_row(f"{name} {zh}", f"{s['big_wins'][name]:,}", rate_percent(r),
+                    rate_ci_percent(r))
     big.add_row("any of them", f"{s['any_big_win']['k'] if s['any_big_win'] else 0:,}",
-                _pct(s["any_big_win"]), _pct_ci(s["any_big_win"]))
+                rate_percent(s["any_big_win"]), rate_ci_percent(s["any_big_win"]))
     if s["patterns"]:
         console.print(big)
     figures = Table("figure", "estimate", "95% interval",

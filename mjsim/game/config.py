@@ -29,7 +29,7 @@ from ..kernels import shanten as K
 from ..kernels.arrayref import array_ref
 from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
 from ..rules import RuleSet, RulesError, load_rules
-from ..sim.walls import WallSpec
+from ..walls import WallSpec
 from . import record as R
 from . import values as V
 from .scoring import model
@@ -158,7 +158,7 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
     where = f"rule set {rules.id!r}"
     spec = dict(rules.game_spec)
     if "scoring" not in spec:
-        playable = ", ".join(r.id for r in _playable())
+        playable = ", ".join(r.id for r in playable_rules())
         raise RulesError(f"the game engine does not play {rules.id} yet (its preset has no "
                          f"[game] table); playable: {playable}")
     scoring = model(spec.pop("scoring"))
@@ -186,7 +186,9 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
     return scoring, engine, params
 
 
-def _playable() -> list[RuleSet]:
+def playable_rules() -> list[RuleSet]:
+    """Every preset the game engine plays (those with a ``[game]`` table), in the order of
+    :data:`mjsim.rules.RULE_SETS`."""
     from ..rules import list_rules
     return [r for r in list_rules() if "scoring" in r.game_spec]
 

@@ -20,8 +20,8 @@ from numba import get_num_threads
 from ..kernels.rng import index_seed, stream_key
 from ..progress import compile_notice, progress_bar
 from ..rules import RuleSet, RulesError, load_rules
-from ..sim.walls import DICE_STREAM
-from ..sim.walls import walls as _walls
+from ..walls import DICE_STREAM
+from ..walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
@@ -100,10 +100,6 @@ def with_rollouts(bots: Any, rollouts: int | None) -> tuple[str, str, str, str]:
     return parse_bots([f"search:{rollouts}" if n.startswith("search") else n for n in names])
 
 
-def _rules(rules: str | RuleSet) -> RuleSet:
-    return load_rules(rules) if isinstance(rules, str) else rules
-
-
 def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)],
                     dtype=np.int64)
@@ -156,7 +152,7 @@ def play_rows(rules: str | RuleSet, seed: int, start: int, n: int,
     the dealer rotates inside a game). The readiness columns (:data:`R.READINESS`) are
     recorded with ``readiness`` only (it costs a tenth to a fifth of the speed); else they
     are 0."""
-    g = game_config(_rules(rules))
+    g = game_config(load_rules(rules))
     length = g.game_length
     if start < 0 or n < 0 or start % length:
         raise ValueError(f"start must be a non-negative multiple of {length} (a game's hands) "
@@ -175,12 +171,12 @@ def columns(rules: str | RuleSet) -> tuple[str, ...]:
     >>> columns("generic")[-4:]
     ('pay_baoting_0', 'pay_baoting_1', 'pay_baoting_2', 'pay_baoting_3')
     """
-    return game_config(_rules(rules)).columns
+    return game_config(load_rules(rules)).columns
 
 
 def game_length(rules: str | RuleSet) -> int:
     """Hands per game of ``rules`` (the dealer rotates inside a game)."""
-    return game_config(_rules(rules)).game_length
+    return game_config(load_rules(rules)).game_length
 
 
 def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int,
@@ -188,7 +184,7 @@ def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int,
     """Records of ``rules`` as a DataFrame, the readiness columns only where they were
     recorded (``readiness``); ``attrs`` say the game length and the scoring model's
     patterns."""
-    g = game_config(_rules(rules))
+    g = game_config(load_rules(rules))
     df = R.to_frame(rows, seed, g.columns, g.wide)
     if not readiness:
         df = df.drop(columns=list(R.READINESS))
@@ -201,7 +197,7 @@ def play_frame(rules: str | RuleSet, n: int, seed: int = 0, bots: Any = DEFAULT_
                progress: bool = False, readiness: bool = False) -> pd.DataFrame:
     """A DataFrame of ``n`` played hands (columns: :func:`columns`, ``seed`` first; the
     readiness columns with ``readiness``)."""
-    rules = _rules(rules)
+    rules = load_rules(rules)
     chunk = CHUNK - CHUNK % game_length(rules)
     parts = []
     with progress_bar("hands", n, enabled=progress) as advance:
@@ -254,7 +250,7 @@ def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
     the deal, and ``melds`` — ``(seat, kind, MELD_*)`` or ``(seat, kind, MELD_*, source)``
     — turn dealt tiles into melds (claimed from seat ``source``) before play.
     """
-    rules = _rules(rules)
+    rules = load_rules(rules)
     g = game_config(rules)
     walls = np.asarray(walls, dtype=np.int8)
     if walls.ndim != 2 or not 1 <= len(walls) <= g.game_length:
@@ -293,7 +289,7 @@ def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
     """The record of hand ``index`` of ``seed`` replayed from the walls and dice of its game
     alone (the game's hands up to it, from the game's first dealer; the readiness columns
     with ``readiness``)."""
-    rules = _rules(rules)
+    rules = load_rules(rules)
     g = game_config(rules)
     length = g.game_length
     first = index - index % length

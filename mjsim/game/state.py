@@ -14,7 +14,7 @@ of an engine function, which numba and LLVM built, copied and optimised at each 
 arrays (numba's limit), so masks are ``uint8``; :func:`wild_mask` and
 :func:`kernel_scratch` hand the kernel the plain arrays it takes.
 
-Costs are the shanten kernel's (:func:`mjsim.kernels.shanten._hand_cost`): shanten + 1;
+Costs are the shanten kernel's (:func:`mjsim.kernels.shanten.hand_cost_inline`): shanten + 1;
 0 is a complete hand. Every evaluation of the game runs :data:`kernel_code` — the kernel
 over a list of trial hands (:func:`kernel_trials`: a bot's every discard, or every tile it
 may draw, in one call), compiled once for every rule set and model — at its address, so
@@ -37,7 +37,7 @@ from ..kernels import shanten as K
 from ..kernels.arrayref import arrays_at
 from ..kernels.callref import address_of, caller
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, _hand_cost,
+from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, hand_cost_inline,
                               meld_flags)
 from ..tables.suits import INF
 from . import values as V
@@ -362,9 +362,9 @@ def _kernel_trials(S, W, s, counts, families, wild, caps, melds, kind_mask, hono
             counts[into] += 1
         use = caps
         for _ in range(2):  # the one call of the kernel: capped at 4, then maybe by melds
-            c = _hand_cost(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families, melds,
-                           kind_mask, honour_mask, wild, use, arrays_at(tables), rows, left,
-                           right, cwork, per_family)
+            c = hand_cost_inline(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families,
+                                 melds, kind_mask, honour_mask, wild, use, arrays_at(tables),
+                                 rows, left, right, cwork, per_family)
             if c != 0 or not exact or not _fifth_copy_caps(S, W, s, counts):
                 break
             use = W.melded_caps[:]

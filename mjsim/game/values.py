@@ -109,7 +109,7 @@ ENGINE: dict[str, tuple] = {
     "mid_sixi_locked": (bool, False),
     # hands per game (the dealer rotates inside a game)
     "game_length": (int, 8),
-    # filled from the wall (mjsim.sim.walls.WallSpec): tiles kept back at the end of the
+    # filled from the wall (mjsim.walls.WallSpec): tiles kept back at the end of the
     # wall, the indicator mode of the deal pipeline and the wild kind's step from it; a
     # reserve that stays in place (reserve_replace > 0: the first replacement tiles come
     # from its slots 1 .. reserve_replace + 1 counted from the end, the indicator's slot

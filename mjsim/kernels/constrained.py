@@ -85,7 +85,7 @@ def _options(rows, g, need, need_flags, opts):
 
 
 @njit_counted
-def _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, out):
+def honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, out):
     """out[m, p, F]: fewest tiles for m honour pungs and p honour pairs with at least F."""
     exact = np.full((MAX_NEED + 1, 2, N_FLAGS), INF, dtype=np.int64)
     exact[0, 0, 0] = 0
@@ -291,7 +291,7 @@ def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, n
             for p in range(2):
                 for f in range(N_FLAGS):
                     rows[g, m, p, f] = row[(m * 2 + p) * N_FLAGS + f]
-    _honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, rows[3])
+    honour_rows(counts, honour_mask, wild_mask, caps, red_pair, need, rows[3])
     have, n_suits = _exposed_flags(meld_flags)
     have &= need_flags
     suits_exposed = (meld_flags >> 2) & 7

@@ -1,4 +1,4 @@
-"""Wall shuffling and the opening deal, on arrays: the kernels behind ``mjsim.sim.walls``.
+"""Wall shuffling and the opening deal, on arrays: the kernels behind ``mjsim.walls``.
 
 Wall: a Fisher–Yates shuffle (Durstenfeld's in-place form, Knuth TAOCP vol. 2 Algorithm P)
 of the tile multiset, going down from the last slot: step ``j = T-1 .. 1`` swaps slot ``j``

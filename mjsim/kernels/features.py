@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .shanten import _row_ok
+from .shanten import row_ok
 
 #: columns of :func:`hand_features`
 FEATURES = ("n_tiles", "suits_held", "n_258", "n_honours")
@@ -63,7 +63,7 @@ def first_bad_row(hands, n_melds, hand_size, kind_mask):
     firsts = np.full(n_chunks, -1, dtype=np.int64)
     for c in prange(n_chunks):
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            if not _row_ok(hands[i], n_melds[i], hand_size, kind_mask):
+            if not row_ok(hands[i], n_melds[i], hand_size, kind_mask):
                 firsts[c] = i
                 break
     for c in range(n_chunks):

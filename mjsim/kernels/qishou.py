@@ -186,8 +186,8 @@ BASIC = np.array([p.basic for p in TABLE])
 
 
 @njit(cache=True, inline="always")
-def _fill(counts, reuse_quad, yizhihua_mode, out):
-    # the order of TABLE
+def fill_patterns(counts, reuse_quad, yizhihua_mode, out):
+    """Every pattern's count of ``counts`` into ``out``, in the order of :data:`TABLE`."""
     out[0] = banban(counts, reuse_quad, yizhihua_mode)
     out[1] = sixi(counts, reuse_quad, yizhihua_mode)
     out[2] = liuliushun(counts, reuse_quad, yizhihua_mode)
@@ -202,7 +202,7 @@ def _fill(counts, reuse_quad, yizhihua_mode, out):
 def qishou_counts(counts, reuse_quad, yizhihua_mode):
     """Raw count of every pattern of :data:`TABLE` for one hand: ``int64[8]``."""
     out = np.zeros(8, dtype=np.int64)
-    _fill(counts, reuse_quad, yizhihua_mode, out)
+    fill_patterns(counts, reuse_quad, yizhihua_mode, out)
     return out
 
 
@@ -212,7 +212,7 @@ def qishou_many(hands, reuse_quad, yizhihua_mode):
     n = hands.shape[0]
     out = np.empty((n, 8), dtype=np.int16)
     for i in prange(n):
-        _fill(hands[i], reuse_quad, yizhihua_mode, out[i])
+        fill_patterns(hands[i], reuse_quad, yizhihua_mode, out[i])
     return out
 
 

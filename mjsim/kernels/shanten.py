@@ -61,7 +61,7 @@ MELD_CHOW, MELD_PUNG, MELD_KONG, MELD_CKONG = range(len(MELD_TYPES))
 
 #: returned when no hand of the family can be reached (e.g. 全求人 without four melds)
 IMPOSSIBLE = 99
-#: the standard tables at the head of ``tabs`` (see :func:`_hand_cost`)
+#: the standard tables at the head of ``tabs`` (see :func:`hand_cost_inline`)
 N_MERGED = 10
 
 _SUIT_BITS = (SUIT_M, SUIT_P, SUIT_S)
@@ -120,7 +120,7 @@ def _group_indices(counts, wild_mask):
 
 
 @njit_counted
-def _honour_row(counts, honour_mask, wild_mask, caps, out):
+def honour_row(counts, honour_mask, wild_mask, caps, out):
     """Costs of the honour group (pungs and pairs only) when only some honours exist or
     some kinds are capped below four; wildcard kinds count as empty."""
     # dp[m, p] over honour kinds: each kind takes nothing, a pair or a pung (not both: 5 > 4)
@@ -202,7 +202,7 @@ def _fill_rows(counts, wild_mask, tab, hon_tab, honour_mask, full_honours, caps,
         for col in range(N_COLS):
             rows[t, 3, col] = hon_tab[idx, col]
     else:
-        _honour_row(counts, honour_mask, wild_mask, caps, rows[t, 3])
+        honour_row(counts, honour_mask, wild_mask, caps, rows[t, 3])
 
 
 @njit(cache=True, inline="always")
@@ -380,8 +380,8 @@ def _suit_and_honours(tab, hon, i_suit, i_hon, need, pair):
 
 
 @njit(cache=True, inline="always")
-def _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-               wild_mask, caps, tabs, rows, left, right, cwork, per_family):
+def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_mask,
+                     honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
     ``tabs`` is the chow-and-pung, all-pung and honour tables, the suit row infos, honour
@@ -554,11 +554,13 @@ def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, hon
     without reference counting: the game engine calls it in its decisions.
     """
     rows, left, right, cwork, per_family = scratch
-    return _hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                      honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family)
+    return hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_mask,
+                            honour_mask, wild_mask, caps, tabs, rows, left, right, cwork,
+                            per_family)
 
 
-_make_scratch = njit(cache=True)(make_scratch)
+#: :func:`make_scratch` compiled, for the batch drivers that allocate one set per thread
+make_scratch_jit = njit(cache=True)(make_scratch)
 
 CHUNK = 2048
 #: the batch result of a row that fails the input check (see :func:`shanten_many`)
@@ -566,7 +568,7 @@ BAD_ROW = -128
 
 
 @njit(cache=True, inline="always")
-def _row_ok(counts, n_melds, hand_size, kind_mask):
+def row_ok(counts, n_melds, hand_size, kind_mask):
     """Whether every count is 0–4, every tile is of the rule set's kinds, and the tiles
     with the melds' are ``hand_size`` or one more."""
     total = 3 * n_melds
@@ -591,12 +593,12 @@ def _shanten_rows(lo, hi, hands, n_melds, meld_flags, void, families, melds, kin
     step_v = 1 if void.shape[0] > 1 else 0
     for i in range(lo, hi):
         nm = n_melds[i * step_m]
-        if hand_size > 0 and not _row_ok(hands[i], nm, hand_size, kind_mask):
+        if hand_size > 0 and not row_ok(hands[i], nm, hand_size, kind_mask):
             out[i] = BAD_ROW
             continue
-        cost = _hand_cost(hands[i], nm, meld_flags[i * step_f], void[i * step_v], families,
-                          melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
-                          right, cwork, per_family)
+        cost = hand_cost_inline(hands[i], nm, meld_flags[i * step_f], void[i * step_v],
+                                families, melds, kind_mask, honour_mask, wild_mask, caps, tabs,
+                                rows, left, right, cwork, per_family)
         out[i] = IMPOSSIBLE if cost >= INF else cost - 1
         for f in range(per.shape[1]):
             per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
@@ -609,7 +611,7 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     with ``by_family`` also each family's own shanten (int8[N, F]; else int8[N, 0]).
 
     ``n_melds``, ``meld_flags`` and ``void`` hold one value per row, or one for all rows.
-    With ``hand_size`` > 0 a row failing :func:`_row_ok` gets :data:`BAD_ROW` instead.
+    With ``hand_size`` > 0 a row failing :func:`row_ok` gets :data:`BAD_ROW` instead.
     Rows are taken in chunks so that each thread allocates its work buffers once.
     """
     n = hands.shape[0]
@@ -617,7 +619,7 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     per = np.empty((n, families.shape[0] if by_family else 0), dtype=np.int8)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        rows, left, right, cwork, per_family = _make_scratch()
+        rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
         _shanten_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, n_melds, meld_flags,
                       void, families, melds, kind_mask, honour_mask, wild_mask, tabs,

@@ -13,7 +13,7 @@ from numba import njit, prange
 
 from ..tables.suits import INF
 from .jit import njit_borrowed
-from .shanten import _hand_cost, _make_scratch
+from .shanten import hand_cost_inline, make_scratch_jit
 
 CHUNK = 1024
 
@@ -42,9 +42,9 @@ def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds
                 if not kind_mask[t] or owned[i, t] >= 4:
                     continue
                 work[t] += 1
-            cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                              kind_mask, honour_mask, wild_mask, caps, tabs, rows, left, right,
-                              cwork, per_family)
+            cost = hand_cost_inline(work, n_melds[i], meld_flags[i], void[i], families,
+                                    melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows,
+                                    left, right, cwork, per_family)
             if t < 0:
                 if cost != 1:
                     break
@@ -61,7 +61,7 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
     out = np.zeros((n, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        rows, left, right, cwork, per_family = _make_scratch()
+        rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         _waits_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,
@@ -91,9 +91,9 @@ def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, meld
                     if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
                         continue
                     work[t] += 1
-                cost = _hand_cost(work, n_melds[i], meld_flags[i], void[i], families, melds,
-                                  kind_mask, honour_mask, wild_mask, caps, tabs, rows, left,
-                                  right, cwork, per_family)
+                cost = hand_cost_inline(work, n_melds[i], meld_flags[i], void[i], families,
+                                        melds, kind_mask, honour_mask, wild_mask, caps, tabs,
+                                        rows, left, right, cwork, per_family)
                 if t < 0:
                     base = cost
                     after[i, d] = base
@@ -113,7 +113,7 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
     improves = np.zeros((n, 34, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        rows, left, right, cwork, per_family = _make_scratch()
+        rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
         _ukeire_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,

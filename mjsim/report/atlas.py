@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game.config import _playable, game_config
+from ..game.config import game_config, playable_rules
 from ..progress import progress_bar
 from ..rules import RuleSet, load_rules
 from ..stats.exact import exact_summary
@@ -261,7 +261,7 @@ def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
     from .deal_report import build_deal_report
     from .qishou_report import build_report
 
-    ids = list(rule_ids) if rule_ids is not None else [r.id for r in _playable()]
+    ids = list(rule_ids) if rule_ids is not None else [r.id for r in playable_rules()]
     rows = []
     with progress_bar("reports", len(ids), enabled=progress) as advance:
         for rid in ids:

@@ -1,4 +1,4 @@
-"""The report of a rule-change study (:func:`mjsim.sim.compare.run_compare`): Markdown and charts.
+"""The report of a rule-change study (:func:`mjsim.stats.compare.run_compare`): Markdown and charts.
 
 Charts (written atomically): a forest plot of the paired differences with their 95%
 intervals, one panel per kind of quantity; the payment distributions of the baseline and the
@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..sim.compare import slug as _slug
 from ..sim.parts import write_json
+from ..stats.compare import slug as _slug
 from . import charts
 
 #: the metrics of the forest plot and the sweep chart, by panel
@@ -267,7 +267,7 @@ def build_rule_changes(rules: Any, hands: int, seed: int, folder: Path,
                        progress: bool = True) -> dict[str, Any]:
     """The main report's rule-change section: :data:`REPORT_VARIANTS` against ``rules`` on
     the same ``hands`` hands; the study's result with its ``markdown`` and chart ``files``."""
-    from ..sim.compare import Variant, parse_variant, run_compare
+    from ..stats.compare import Variant, parse_variant, run_compare
 
     variants = [parse_variant(text, rules) for text in REPORT_VARIANTS]
     result = run_compare(Variant("baseline", rules), variants, n=hands, seed=seed,

@@ -15,16 +15,17 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rich.table import Table
 
-from .. import __version__
 from ..rules import RuleSet
 from ..stats.deal_odds import SEATS, deal_odds
-from ..stats.proportions import odds_text
+from ..stats.proportions import odds_text, percent
+from ..version import __version__
 from . import charts
 from .play_report import REPORT_LINEUP, build_play_report, play_markdown
 from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
@@ -33,10 +34,8 @@ from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
 #: the x labels of the laws charted (Chinese, pinyin)
 BONUS_LABEL = ("起手补花数", "bonus tiles set aside at the deal")
 WILD_LABEL = ("起手万能牌数", "wild tiles held at the deal")
-
-
-def _pct(p: float | None, digits: int = 4) -> str:
-    return "—" if p is None else f"{100 * p:.{digits}g}%"
+#: this report's percentages: 4 significant figures
+_pct = partial(percent, digits=4, style="g")
 
 
 def _law_chart(laws: dict[str, Any], xlabel: tuple[str, str], path: Path) -> Path:

@@ -32,6 +32,7 @@ from ..game.play import parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
 from ..stats.play_summary import play_summary, rotation_scores, rotations
+from ..stats.proportions import percent, rate_ci_percent, rate_percent
 from ..stats.waits_study import ready_seats, waits_study, win_by_live_and_shape
 from . import charts
 from .waits_report import live_chart
@@ -171,17 +172,6 @@ def _ci(e: dict[str, Any]) -> str:
     return f"{_f(e['ci'][0])} … {_f(e['ci'][1])}"
 
 
-def _pct(r: dict[str, Any] | None, digits: int = 2) -> str:
-    return "—" if r is None else f"{100 * r['p']:.{digits}f}%"
-
-
-def _pct_ci(r: dict[str, Any] | None, digits: int = 2) -> str:
-    """The 95% interval in percent; — where there is none (no hand in the group)."""
-    if r is None or None in r["ci"]:
-        return "—"
-    return f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
-
-
 def _figures_markdown(b: dict[str, Any]) -> list[str]:
     """The scoring model's figures (ratios with their s.e. by game and 95% intervals)."""
     lines = [f"### What the {b['scoring']} model records", "",
@@ -214,22 +204,24 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
         "|---|---:|---|---:|---:|",
     ]
     for e in b["seats"]:
-        lines.append(f"| {e['seat']} | {_mean(e)} | {_ci(e)} | {_pct(e['win_rate'])} "
-                     f"| {_pct(e['deal_in_rate'])} |")
+        lines.append(f"| {e['seat']} | {_mean(e)} | {_ci(e)} | {rate_percent(e['win_rate'])} "
+                     f"| {rate_percent(e['deal_in_rate'])} |")
     d = b["dealer"]
-    lines += [f"| the dealer (庄家) | {_mean(d)} | {_ci(d)} | {_pct(d['win_rate'])} | |", ""]
+    lines += [f"| the dealer (庄家) | {_mean(d)} | {_ci(d)} | {rate_percent(d['win_rate'])} | |",
+              ""]
     if d.get("keeps_deal"):
-        lines += [f"The dealer deals again after {_pct(d['keeps_deal'], 1)} of hands.", ""]
+        lines += [f"The dealer deals again after {rate_percent(d['keeps_deal'], 1)} of hands.", ""]
     t = b["mean_turns"]
     lines += [
         "| per hand | estimate | 95% interval |", "|---|---:|---|",
-        f"| someone wins | {_pct(b['win_rate'])} | {_pct_ci(b['win_rate'])} |",
-        f"| drawn (流局) | {_pct(b['draw_rate'])} | {_pct_ci(b['draw_rate'])} |",
-        f"| someone deals in (点炮) | {_pct(b['deal_in_rate'])} | {_pct_ci(b['deal_in_rate'])} |",
-        (f"| self-drawn, of won hands | {_pct(b['self_draw_share'])} "
-         f"| {_pct_ci(b['self_draw_share'])} |"),
-        (f"| several winners, of won hands | {_pct(b['multi_win_rate'])} "
-         f"| {_pct_ci(b['multi_win_rate'])} |"),
+        f"| someone wins | {rate_percent(b['win_rate'])} | {rate_ci_percent(b['win_rate'])} |",
+        f"| drawn (流局) | {rate_percent(b['draw_rate'])} | {rate_ci_percent(b['draw_rate'])} |",
+        (f"| someone deals in (点炮) | {rate_percent(b['deal_in_rate'])} "
+         f"| {rate_ci_percent(b['deal_in_rate'])} |"),
+        (f"| self-drawn, of won hands | {rate_percent(b['self_draw_share'])} "
+         f"| {rate_ci_percent(b['self_draw_share'])} |"),
+        (f"| several winners, of won hands | {rate_percent(b['multi_win_rate'])} "
+         f"| {rate_ci_percent(b['multi_win_rate'])} |"),
         f"| turns | {_f(t['mean'], 2, False)} ± {_f(t['se'], 2, False)} | |", "",
         "### How hands are won", "",
         "| win kind | hands | share of won hands | 95% interval |", "|---|---:|---:|---|",
@@ -237,8 +229,8 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
     for k, name in enumerate(WIN_KINDS):
         if k:
             r = b["win_kind_rates"][name]
-            lines.append(f"| {WIN_KINDS_ZH[k]} {name} | {b['win_kinds'][name]:,} | {_pct(r)} "
-                         f"| {_pct_ci(r)} |")
+            lines.append(f"| {WIN_KINDS_ZH[k]} {name} | {b['win_kinds'][name]:,} "
+                         f"| {rate_percent(r)} | {rate_ci_percent(r)} |")
     lines += ["", f"![win kinds]({p['files']['win_kinds']})", ""]
     if b["patterns"]:
         title = b["patterns_title"]
@@ -249,9 +241,11 @@ def play_markdown(rules: RuleSet, p: dict[str, Any]) -> str:
         for pattern in b["patterns"]:
             name, zh = pattern["id"], pattern["name_zh"]
             r = b["big_win_rates"][name]
-            lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {_pct(r)} | {_pct_ci(r)} |")
+            lines.append(f"| {zh} {name} | {b['big_wins'][name]:,} | {rate_percent(r)} "
+                         f"| {rate_ci_percent(r)} |")
         a = b["any_big_win"]
-        lines += [f"| any of them | {a['k'] if a else 0:,} | {_pct(a)} | {_pct_ci(a)} |", ""]
+        lines += [f"| any of them | {a['k'] if a else 0:,} | {rate_percent(a)} "
+                  f"| {rate_ci_percent(a)} |", ""]
     lines += _figures_markdown(b)
     dist, rec = b["payments"]["per_seat"], b["payments"]["winner_receipt"]
     qs = list(dist["quantiles"])
@@ -305,7 +299,7 @@ def _waits_markdown(rules: RuleSet, p: dict[str, Any]) -> list[str]:
         "### Waits: how good is a ready hand?", "",
         (f"Of the baseline's seat-hands, {100 * w['ready_share']:.1f}% became ready (听牌: "
          "after one of its discards the seat's tiles won on some kind). A ready seat went on "
-         f"to win {_pct(e)} ({_pct_ci(e)}) of those hands "
+         f"to win {rate_percent(e)} ({rate_ci_percent(e)}) of those hands "
          f"({w['n_ready']:,} ready seats; s.e. by game). By the shape of the wait when it "
          "first became ready:"), "",
         "| wait shape | ready seats | won | 95% interval | self-drawn, of its wins |",
@@ -315,8 +309,8 @@ def _waits_markdown(rules: RuleSet, p: dict[str, Any]) -> list[str]:
     for r in w["by_shape"]:
         e = {"p": r["mean"], "ci": r["ci"]}
         sd = drawn.get(r["group"])
-        lines.append(f"| {r['group_zh']} {r['group']} | {r['n']:,} | {_pct(e)} | {_pct_ci(e)} "
-                     f"| {_pct({'p': sd['mean']}) if sd else '—'} |")
+        lines.append(f"| {r['group_zh']} {r['group']} | {r['n']:,} | {rate_percent(e)} "
+                     f"| {rate_ci_percent(e)} | {percent(sd['mean']) if sd else '—'} |")
     sets = "".join(f" --set {k}={v}" for k, v in rules.overrides.items())
     lines += ["", f"![win once ready by live copies]({p['files']['waits']})", "",
               (f"The whole study (by live copies, round, concealment and declaration; the "
@@ -334,9 +328,10 @@ def echo_summary(echo: Callable, p: dict[str, Any]) -> None:
     for col in ("seat", "mean score / hand", "95% interval", "wins", "deals in"):
         table.add_column(col, justify="left" if col == "seat" else "right")
     for e in b["seats"]:
-        table.add_row(str(e["seat"]), _mean(e), _ci(e), _pct(e["win_rate"]),
-                      _pct(e["deal_in_rate"]))
-    table.add_row("dealer", _mean(b["dealer"]), _ci(b["dealer"]), _pct(b["dealer"]["win_rate"]), "")
+        table.add_row(str(e["seat"]), _mean(e), _ci(e), rate_percent(e["win_rate"]),
+                      rate_percent(e["deal_in_rate"]))
+    table.add_row("dealer", _mean(b["dealer"]), _ci(b["dealer"]),
+                  rate_percent(b["dealer"]["win_rate"]), "")
     echo(table)
     if c:
         bots = Table("bot", "mean score / hand", "95% interval",
@@ -347,5 +342,5 @@ def echo_summary(echo: Callable, p: dict[str, Any]) -> None:
         for e in c["bot_differences"]:
             bots.add_row(" − ".join(e["bots"]), _mean(e), _ci(e))
         echo(bots)
-    echo(f"win rate {_pct(b['win_rate'])}, draws {_pct(b['draw_rate'])}, "
-         f"deal-ins {_pct(b['deal_in_rate'])} ({p['seconds']} s)")
+    echo(f"win rate {rate_percent(b['win_rate'])}, draws {rate_percent(b['draw_rate'])}, "
+         f"deal-ins {rate_percent(b['deal_in_rate'])} ({p['seconds']} s)")

@@ -11,18 +11,20 @@ import json
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rich.table import Table
 
-from .. import __version__
 from ..kernels import qishou as Q
 from ..rules import RuleSet
 from ..sim.deals import deal_frame
 from ..stats.exact import exact_summary
+from ..stats.proportions import percent
 from ..stats.qishou_freq import agrees, qishou_study, seat_classes
+from ..version import __version__
 from . import charts
 from .compare_report import build_rule_changes, compare_markdown
 from .play_report import (DEFAULT_HANDS, REPORT_LINEUP, build_play_report, check_hands,
@@ -37,6 +39,8 @@ PINYIN = {
 ZH = {p.id: p.name_zh for p in Q.TABLE} | {"any_basic": "任一基本"}
 SEAT_LABEL = {"dealer": ("庄家", "dealer"), "non_dealer": ("闲家", "non-dealer"),
               "any_player": ("任一玩家", "any player")}
+#: this report's percentages: 3 decimals
+_pct = partial(percent, digits=3)
 
 
 def _name(pattern: str) -> str:
@@ -122,10 +126,6 @@ def write_text(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def _pct(p: float | None) -> str:
-    return "—" if p is None else f"{100 * p:.3f}%"
 
 
 def build_report(rules: RuleSet, n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),

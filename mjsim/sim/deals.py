@@ -23,23 +23,19 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .. import __version__
 from ..efficiency import waits_batch
 from ..evaluate import shanten_by_family
 from ..kernels import qishou as Q
 from ..kernels.features import FEATURES, hand_features
 from ..rules import RuleSet, load_rules
 from ..tiles import N_KINDS
+from ..version import __version__
+from ..walls import WallSpec, deal_batch
 from .executor import Cluster
 from .parts import run_parts
-from .walls import WallSpec, deal_batch
 
 #: deals per chunk: about 1 M seat rows, a few hundred MB at most in memory
 DEFAULT_CHUNK = 250_000
-
-def _rules(rules: str | RuleSet) -> RuleSet:
-    return rules if isinstance(rules, RuleSet) else load_rules(rules)
-
 
 def has_qishou(rules: RuleSet) -> bool:
     """Whether the rule set has 起手胡 options (Changsha and its presets)."""
@@ -76,7 +72,7 @@ def _wait_columns(hands, wild, shanten, dealer, rules) -> tuple[np.ndarray, np.n
 
 def deal_columns(rules: str | RuleSet, seed: int, start: int, n: int) -> dict[str, np.ndarray]:
     """The dataset columns of deals ``start .. start+n-1`` (see the module docstring)."""
-    rules = _rules(rules)
+    rules = load_rules(rules)
     batch = deal_batch(WallSpec.from_rules(rules), seed, start, n)
     hands = np.ascontiguousarray(batch.hands.reshape(n * 4, N_KINDS))
     seat = np.tile(np.arange(4, dtype=np.int8), n)
@@ -154,7 +150,7 @@ def write_deals(rules: str | RuleSet, n: int, seed: int, out: str | Path,
     ``scheduler``: where the chunks are dealt — here (``None``), or a dask.distributed
     cluster (a handle or address, :func:`mjsim.sim.executor.cluster`); the same files either way.
     """
-    rules = _rules(rules)
+    rules = load_rules(rules)
     run_parts(out, n, chunk, partial(deal_table, rules, seed), run_params(rules, seed),
               progress=progress, label="deals", scheduler=scheduler)
     return Path(out)

@@ -41,10 +41,6 @@ def game_chunk(chunk: int, length: int) -> int:
     return -(-chunk // length) * length
 
 
-def _rules(rules: str | RuleSet) -> RuleSet:
-    return rules if isinstance(rules, RuleSet) else load_rules(rules)
-
-
 def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...],
                readiness: bool = False) -> dict[str, Any]:
     """Provenance of a played dataset: rule set, options, their hash, seed, bots, whether
@@ -74,7 +70,7 @@ def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
     the same files either way. ``readiness``: record the readiness columns (the waits
     study reads them).
     """
-    rules = _rules(rules)
+    rules = load_rules(rules)
     bots = parse_bots(bots)
     chunk = game_chunk(chunk, game_length(rules))
     if n < 1:

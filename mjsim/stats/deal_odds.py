@@ -33,7 +33,7 @@ from ..game.config import game_config
 from ..rules import RuleSet, load_rules
 from ..rules.model import FrozenDict
 from ..sim.deals import deal_frame
-from ..sim.walls import WallSpec
+from ..walls import WallSpec
 from .exact_shanten import ExactResult, ExactUnsupported, exact_shanten
 from .qishou_freq import agrees
 

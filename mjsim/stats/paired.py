@@ -14,7 +14,7 @@ Quantiles and the largest loss are not smooth: they get a Poisson bootstrap by g
 (:data:`B` replicates, each game weighted by a Poisson(1) count drawn from its index, so the
 weights do not depend on chunking or machine), on integer histograms that merge exactly.
 
->>> m = Moments.empty(n_metrics=1, n_variants=2)
+>>> m = RatioMoments.empty(n_metrics=1, n_variants=2)
 >>> y = np.array([[[1.0, 1.0]], [[0.0, 0.0]], [[1.0, 0.0]], [[0.0, 0.0]]])  # hand, metric, var.
 >>> m.add(y, np.ones_like(y), np.array([0, 1, 2, 3]))
 >>> d = ratio_difference(m, 0, 1, 0, "id")  # metric 0, variant 1 minus variant 0
@@ -46,7 +46,7 @@ def _groups(games: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Moments:
+class RatioMoments:
     """Game-level sums of ``(y, x)`` per metric and variant: ``s[m, c]`` and ``ss[m, c, c']``
     with ``c = 2 v`` (numerator) and ``2 v + 1`` (denominator)."""
 
@@ -56,7 +56,7 @@ class Moments:
     ss: np.ndarray
 
     @classmethod
-    def empty(cls, n_metrics: int, n_variants: int) -> Moments:
+    def empty(cls, n_metrics: int, n_variants: int) -> RatioMoments:
         c = 2 * n_variants
         return cls(0, 0, np.zeros((n_metrics, c)), np.zeros((n_metrics, c, c)))
 
@@ -73,7 +73,7 @@ class Moments:
         self.s += per_game.sum(axis=0)
         self.ss += np.einsum("gmi,gmj->mij", per_game, per_game)
 
-    def merge(self, other: Moments) -> None:
+    def merge(self, other: RatioMoments) -> None:
         self.n_hands += other.n_hands
         self.n_games += other.n_games
         self.s += other.s
@@ -99,7 +99,7 @@ def _interval(diff: float, var: float, var_ind: float, n: int) -> dict[str, Any]
     }
 
 
-def _linear(m: Moments, j: int, v: int, transform: str) -> tuple[float, np.ndarray]:
+def _linear(m: RatioMoments, j: int, v: int, transform: str) -> tuple[float, np.ndarray]:
     """``f(R_v)`` of metric ``j`` and the coefficients ``a`` over the columns of ``m`` with
     ``Σ_g (a·U_g)² = Σ_g Z_v,g²`` (the linearised ratio, delta method); ``Σx_v`` must be > 0."""
     n = m.n_hands
@@ -111,7 +111,7 @@ def _linear(m: Moments, j: int, v: int, transform: str) -> tuple[float, np.ndarr
     return f, a
 
 
-def ratio_value(m: Moments, j: int, v: int, transform: str) -> dict[str, Any]:
+def ratio_value(m: RatioMoments, j: int, v: int, transform: str) -> dict[str, Any]:
     """Metric ``j`` of variant ``v`` alone: value, its s.e. (by game) and 95% interval."""
     sx = float(m.s[j, 2 * v + 1])
     if sx == 0 or m.n_games < 2:
@@ -123,7 +123,7 @@ def ratio_value(m: Moments, j: int, v: int, transform: str) -> dict[str, Any]:
     return {"value": f, "se": se, "ci": [f - Z95 * se, f + Z95 * se], "denominator": sx}
 
 
-def ratio_difference(m: Moments, j: int, v: int, base: int, transform: str,
+def ratio_difference(m: RatioMoments, j: int, v: int, base: int, transform: str,
                      paired: bool = True) -> dict[str, Any] | None:
     """``f(R_v) − f(R_base)`` of metric ``j`` with its cluster-robust s.e., 95% interval, the
     s.e. of independent runs and their variance ratio; None when a ratio is undefined.

@@ -38,8 +38,7 @@ from ..game.record import (COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_
                            seat_bits)
 from .proportions import Z95, proportion
 from .hand_metrics import model_metrics, model_per_hand, receipts
-from .paired import Moments as PairedMoments
-from .paired import ratio_value
+from .paired import RatioMoments, ratio_value
 
 SEATS = range(4)
 #: quantiles of the payment distribution, in percent
@@ -57,7 +56,7 @@ def _total(x: np.ndarray) -> int | float:
     return int(x.sum()) if x.dtype.kind in "iub" else float(x.sum())
 
 
-class Moments:
+class MeanMoments:
     """Running sums for a mean and its standard errors, fed chunk by chunk.
 
     Keeps n, Σx and Σx² of the values (shifted by the first one), and with groups (one label
@@ -66,7 +65,7 @@ class Moments:
     exactly (Python ints); a value is ``numerator / scale``, so averages of integers (a bot's
     seats, a difference of two bots) are exact too. :meth:`result` is :func:`mean_se`'s.
 
-    >>> m = Moments(scale=2).add(np.array([1, 3])).add(np.array([5]))
+    >>> m = MeanMoments(scale=2).add(np.array([1, 3])).add(np.array([5]))
     >>> m.result()["mean"], m.result()["se"]
     (1.5, 0.5773502691896258)
     """
@@ -83,7 +82,7 @@ class Moments:
         #: the last group seen (label, S_g, n_g), which the next chunk may continue
         self.open: tuple[Any, int | float, int] | None = None
 
-    def add(self, values: np.ndarray, groups: np.ndarray | None = None) -> Moments:
+    def add(self, values: np.ndarray, groups: np.ndarray | None = None) -> MeanMoments:
         """Add values (and their group labels); returns self."""
         x = np.asarray(values)
         x = x.astype(np.int64 if x.dtype.kind in "iub" else np.float64, copy=False).reshape(-1)
@@ -164,12 +163,12 @@ def mean_se(values: np.ndarray, groups: np.ndarray | None = None) -> dict[str, A
 
     With ``groups`` (one label per value, equal labels adjacent), ``se_by_game`` is the
     standard error from the per-group sums (a cluster-robust s.e.). Chunk by chunk:
-    :class:`Moments`.
+    :class:`MeanMoments`.
 
     >>> mean_se(np.array([1.0, 2.0, 3.0]))["se"]
     0.5773502691896258
     """
-    return Moments().add(values, groups).result()
+    return MeanMoments().add(values, groups).result()
 
 
 def rate(hits: np.ndarray | int, n: int | None = None) -> dict[str, Any] | None:
@@ -300,8 +299,10 @@ def rotation_scores(frames: list[pd.DataFrame], lineup: tuple[str, ...]) -> dict
         "seatings": [list(s) for s in seatings],
         "n_hands": len(index),
         "bots": [{"bot": b, "seats_per_seating": lineup.count(b),
-                  **_score(Moments(k).add(t, groups).result())} for b, (t, k) in sums.items()],
-        "bot_differences": [{"bots": list(pair), **_score(Moments(k).add(d, groups).result())}
+                  **_score(MeanMoments(k).add(t, groups).result())}
+                 for b, (t, k) in sums.items()],
+        "bot_differences": [{"bots": list(pair),
+                             **_score(MeanMoments(k).add(d, groups).result())}
                             for pair, (d, k) in _pair_sums(sums).items()],
     }
 
@@ -326,7 +327,7 @@ def summary_columns(columns: tuple[str, ...] | list[str]) -> list[str]:
 
 class PlaySummary:
     """:func:`play_summary` fed chunk by chunk: :meth:`add` frames of records in hand order,
-    then :meth:`result`. Only counts, sums (:class:`Moments`) and integer histograms
+    then :meth:`result`. Only counts, sums (:class:`MeanMoments`) and integer histograms
     (:class:`Distribution`) are kept, so memory does not grow with the number of hands, and
     the result does not depend on how the hands were chunked.
 
@@ -354,18 +355,18 @@ class PlaySummary:
         self.has_next_dealer = False
         #: named integer counts (hands, wins, seats' wins, ...)
         self.counts: dict[Any, int] = {}
-        self.seat_pay = [Moments() for _ in SEATS]
-        self.source_pay: dict[tuple[str, int], Moments] = {}
-        self.bot_pay = {b: Moments(self.bots.count(b)) for b in dict.fromkeys(self.bots)}
-        self.pair_pay = {(a, b): Moments(self.bots.count(a) * self.bots.count(b))
+        self.seat_pay = [MeanMoments() for _ in SEATS]
+        self.source_pay: dict[tuple[str, int], MeanMoments] = {}
+        self.bot_pay = {b: MeanMoments(self.bots.count(b)) for b in dict.fromkeys(self.bots)}
+        self.pair_pay = {(a, b): MeanMoments(self.bots.count(a) * self.bots.count(b))
                          for a, b in combinations(self.bot_pay, 2)}
-        self.dealer_pay = Moments()
-        self.turns = Moments()
+        self.dealer_pay = MeanMoments()
+        self.turns = MeanMoments()
         self.per_seat = Distribution()
         self.receipts = Distribution()
         #: the scoring model's figures (its facts), as ratios with s.e. by game
         self.model_ms = model_metrics(game_config(rules_id))
-        self.model_sums = PairedMoments.empty(len(self.model_ms), 1)
+        self.model_sums = RatioMoments.empty(len(self.model_ms), 1)
         #: the last game seen, whose hands may go on in the next frame: (label, sums, hands)
         self._open_game: tuple[Any, np.ndarray, int] | None = None
 
@@ -379,7 +380,7 @@ class PlaySummary:
             self.sources = [c[4:-2] for c in df.columns if c.startswith("pay_")
                             and c.endswith("_0") and c != "pay_0"]
             self.has_next_dealer = "next_dealer" in df
-            self.source_pay = {(src, s): Moments() for src in self.sources for s in SEATS}
+            self.source_pay = {(src, s): MeanMoments() for src in self.sources for s in SEATS}
         n = len(df)
         if n == 0:
             return self
@@ -449,7 +450,7 @@ class PlaySummary:
         self._open_game = (games[-1], per_game[-1], int(sizes[-1]))
 
     def _model_figures(self) -> dict[str, Any]:
-        sums = PairedMoments(self.model_sums.n_hands, self.model_sums.n_games,
+        sums = RatioMoments(self.model_sums.n_hands, self.model_sums.n_games,
                              self.model_sums.s.copy(), self.model_sums.ss.copy())
         if self._open_game is not None:
             sums.add_games(self._open_game[1][None], self._open_game[2])

@@ -55,6 +55,34 @@ def odds_text(p: float) -> str:
     return f"1 in {round(x, 2 - int(math.floor(math.log10(x)))):,.0f}"
 
 
+def percent(p: float | None, digits: int = 2, style: str = "f") -> str:
+    """``p`` in percent: ``digits`` decimals (``style="g"``: significant figures); ``'—'``
+    where there is no value. The one percent format of the reports and the CLI.
+
+    >>> percent(0.012345), percent(0.012345, 4, "g"), percent(None)
+    ('1.23%', '1.234%', '—')
+    """
+    return "—" if p is None else f"{100 * p:.{digits}{style}}%"
+
+
+def rate_percent(r: dict | None, digits: int = 2) -> str:
+    """An estimated rate (a dict with ``p``, as :func:`mjsim.stats.play_summary.rate` gives)
+    in percent; ``'—'`` where there is none."""
+    return percent(None if r is None else r["p"], digits)
+
+
+def rate_ci_percent(r: dict | None, digits: int = 2) -> str:
+    """The 95% interval of an estimated rate (``r["ci"]``) in percent; ``'—'`` where there is
+    none (no hand in the group).
+
+    >>> rate_ci_percent({"p": 0.5, "ci": [0.25, 0.75]}), rate_ci_percent(None)
+    ('25.00 – 75.00%', '—')
+    """
+    if r is None or None in r["ci"]:
+        return "—"
+    return f"{100 * r['ci'][0]:.{digits}f} – {100 * r['ci'][1]:.{digits}f}%"
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for ``k`` of ``n``."""
     if n <= 0:

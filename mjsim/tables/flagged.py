@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .suits import HONOUR_DIGITS, INF, SUIT_DIGITS, _digits, cache_dir, cached_array
+from .suits import HONOUR_DIGITS, INF, SUIT_DIGITS, cache_dir, cached_array, count_digits
 
 PUNG, CHOW, YAO = 1, 2, 4
 N_FLAGS = 8
@@ -43,7 +43,7 @@ def _build(n_digits, honours, red):
     ``honours``, the honour kinds (each one ``YAO``, pungs and pairs only); with ``red`` a
     pair of the last kind (中) also has ``PUNG`` (RULES.md §4.5)."""
     size = 5**n_digits
-    dig = _digits(n_digits)
+    dig = count_digits(n_digits)
     pow5 = np.ones(n_digits, dtype=np.int64)
     for i in range(1, n_digits):
         pow5[i] = pow5[i - 1] * 5

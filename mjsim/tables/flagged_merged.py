@@ -43,8 +43,8 @@ from numba import njit
 
 from .flagged import MAX_MELDS as MAX_NEED
 from .flagged import N_FLAGS, honour_flagged, load_flagged
-from .merged import _distinct
-from .suits import HONOUR_DIGITS, INF, SUIT_DIGITS, _digits, cache_dir, cached_array
+from .merged import distinct_rows
+from .suits import HONOUR_DIGITS, INF, SUIT_DIGITS, cache_dir, cached_array, count_digits
 
 #: the most natural concealed tiles the merged pairs cover (a 13/14-tile hand)
 MAX_TILES = 14
@@ -126,8 +126,8 @@ def _sorted_rows(table: np.ndarray, n_digits: int) -> tuple[np.ndarray, np.ndarr
     """The distinct rows of ``table`` (rows: vectors of ``n_digits`` digits, repeated for
     each variant) sorted by the fewest tiles of a vector holding them, each vector's id
     among them, and those fewest tiles."""
-    rows, ids = _distinct(table)
-    tiles = np.tile(_digits(n_digits).sum(axis=1, dtype=np.int64), len(table) // 5**n_digits)
+    rows, ids = distinct_rows(table)
+    tiles = np.tile(count_digits(n_digits).sum(axis=1, dtype=np.int64), len(table) // 5**n_digits)
     fewest = np.full(len(rows), INF, dtype=np.int64)
     np.minimum.at(fewest, ids, tiles)
     order = np.argsort(fewest, kind="stable")
@@ -147,10 +147,10 @@ def _build() -> dict[str, np.ndarray]:
     start = np.cumsum(count) - count
     ids_a = np.repeat(np.arange(n), count)
     ids_b = ids_a + np.arange(len(ids_a)) - np.repeat(start, count)
-    left_vectors, left_pairs = _distinct(_merge(suit_rows, suit_rows, ids_a, ids_b, True))
+    left_vectors, left_pairs = distinct_rows(_merge(suit_rows, suit_rows, ids_a, ids_b, True))
     fits = suit_tiles[None, :] + honour_tiles[:, None] <= MAX_TILES
     ids_z, ids_c = np.nonzero(fits)
-    right_vectors, right_ids = _distinct(_merge(suit_rows, honour_rows, ids_c, ids_z, False))
+    right_vectors, right_ids = distinct_rows(_merge(suit_rows, honour_rows, ids_c, ids_z, False))
     right_pairs = np.full(fits.shape, NO_PAIR, dtype=np.uint32)
     right_pairs[ids_z, ids_c] = right_ids
     return {

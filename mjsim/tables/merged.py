@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .suits import HONOUR_DIGITS, INF, MAX_MELDS, N_COLS, N_PAIR, SUIT_DIGITS, _digits, load_tables
+from .suits import (HONOUR_DIGITS, INF, MAX_MELDS, N_COLS, N_PAIR, SUIT_DIGITS, count_digits,
+                    load_tables)
 
 ID_BITS = 16
 ID_MASK = (1 << ID_BITS) - 1
@@ -67,7 +68,7 @@ def pair_stats(digits: np.ndarray) -> np.ndarray:
     return sum(t.sum(axis=1, dtype=np.int64) << (8 * i) for i, t in enumerate(tests))
 
 
-def _distinct(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def distinct_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``table`` (sorted) and each row's id among them."""
     rows = np.ascontiguousarray(table).view(np.dtype((np.void, table.shape[1]))).ravel()
     _, first, ids = np.unique(rows, return_index=True, return_inverse=True)
@@ -94,23 +95,23 @@ def _merge_vectors(a, b):
 
 def _build() -> Merged:
     t = load_tables()
-    std, std_ids = _distinct(t.std)
-    pung, pung_ids = _distinct(t.pung)
-    hon, honour_ids = _distinct(t.honour)
+    std, std_ids = distinct_rows(t.std)
+    pung, pung_ids = distinct_rows(t.pung)
+    hon, honour_ids = distinct_rows(t.honour)
     none = np.full((1, N_COLS), INF, dtype=np.uint8)
     none[0, 0] = 0
     hon = np.vstack([hon, none])
     pairs, vectors, offset = [], [], 0
     for a, b in ((std, std), (std, hon), (pung, pung), (pung, hon)):
         merged = _merge_vectors(a, b)
-        distinct, ids = _distinct(merged.reshape(-1, N_COLS))
+        distinct, ids = distinct_rows(merged.reshape(-1, N_COLS))
         pairs.append((ids + offset).astype(np.uint16).reshape(len(a), len(b)))
         vectors.append(distinct)
         offset += len(distinct)
     suit_info = (std_ids.astype(np.int64) | (pung_ids.astype(np.int64) << ID_BITS)
-                 | (pair_stats(_digits(SUIT_DIGITS)) << STATS_SHIFT))
+                 | (pair_stats(count_digits(SUIT_DIGITS)) << STATS_SHIFT))
     honour_info = (honour_ids.astype(np.int64)
-                   | (pair_stats(_digits(HONOUR_DIGITS)) << STATS_SHIFT))
+                   | (pair_stats(count_digits(HONOUR_DIGITS)) << STATS_SHIFT))
     return Merged(suit_info=suit_info, honour_info=honour_info, no_honour_info=len(hon) - 1,
                   pairs=tuple(pairs), vectors=np.vstack(vectors))
 

@@ -51,7 +51,9 @@ def suit_index(digits) -> int:
 
 
 @njit(cache=True)
-def _digits(n_digits):
+def count_digits(n_digits):
+    """Every count vector of ``n_digits`` kinds (0–4 copies each) in index order (digit
+    ``i`` of row ``x`` is ``x // 5**i % 5``): ``uint8[5**n_digits, n_digits]``."""
     size = 5**n_digits
     out = np.zeros((size, n_digits), dtype=np.uint8)
     for idx in range(size):
@@ -66,7 +68,7 @@ def _digits(n_digits):
 def _build(n_digits, chows, pair_ranks_258):
     """Distance table of one tile group; ``chows`` says whether runs of three exist."""
     size = 5**n_digits
-    dig = _digits(n_digits)
+    dig = count_digits(n_digits)
     pow5 = np.ones(n_digits, dtype=np.int64)
     for i in range(1, n_digits):
         pow5[i] = pow5[i - 1] * 5

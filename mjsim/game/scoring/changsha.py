@@ -348,7 +348,7 @@ def qishou(G, S, W, s, counts, rec, dice_seed):
     st = S.status
     st[s, ST_QS_DONE] = 1
     raw = W.counts[:]
-    Q._fill(counts, p[QS_REUSE_QUAD], p[QS_YIZHIHUA_MODE], raw)
+    Q.fill_patterns(counts, p[QS_REUSE_QUAD], p[QS_YIZHIHUA_MODE], raw)
     total = 0
     for i in range(8):
         if (p[QS_ENABLED] >> i) & 1 and raw[i] > 0:

@@ -33,16 +33,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .. import __version__
 from ..game.config import game_config
 from ..game.play import play_rows, to_frame
 from ..progress import progress_bar
 from ..rules import RulesError, RuleSet, parse_override
-from ..stats import hand_metrics as HM
-from ..stats import paired as P
-from . import executor
-from .games import run_params as game_params
-from .parts import RunMismatch, part_name, part_ok, write_json, write_part
+from ..sim import executor
+from ..sim.games import run_params as game_params
+from ..sim.parts import RunMismatch, part_name, part_ok, write_json, write_part
+from ..version import __version__
+from . import hand_metrics as HM
+from . import paired as P
 
 #: hands per chunk (rounded up to whole games of every variant)
 DEFAULT_CHUNK = 5_000
@@ -122,8 +122,8 @@ def _game_span(variants: list[Variant]) -> int:
     return reduce(lcm, (game_config(v.rules).game_length for v in variants), 1)
 
 
-def _chunk_frames(rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
-                  ) -> list[pa.Table]:
+def chunk_frames(rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
+                 ) -> list[pa.Table]:
     """Play hands ``start .. start+n-1`` of every variant (a Dask task)."""
     start, n = task
     return [pa.Table.from_pandas(to_frame(r, play_rows(r, seed, start, n, bots), seed),
@@ -139,7 +139,7 @@ class Study:
         for v in variants[1:]:
             if HM.metrics(v.rules, bots) != self.metrics:
                 raise RulesError(f"variant {v.name!r} measures other patterns than the baseline")
-        self.moments = P.Moments.empty(len(self.metrics), len(variants))
+        self.moments = P.RatioMoments.empty(len(self.metrics), len(variants))
         self.hist = P.Histograms.empty(len(variants))
 
     def add(self, tables: list[pa.Table]) -> None:
@@ -194,7 +194,7 @@ class Study:
 
 def _exact(variants: list[Variant]) -> dict[str, Any]:
     """Exact deal-time values of every variant and their differences from the baseline."""
-    from ..stats.exact import exact_summary
+    from .exact import exact_summary
 
     flat = []
     for v in variants:
@@ -291,7 +291,7 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
               "hands": None if precision else n, "max_hands": max_hands if precision else None}
     folder = (_Folder(Path(out), everyone, _params(everyone, seed, bots, chunk, target), seed,
                       tuple(bots)) if out is not None else None)
-    play = partial(_chunk_frames, [v.rules for v in everyone], seed, tuple(bots))
+    play = partial(chunk_frames, [v.rules for v in everyone], seed, tuple(bots))
     tasks = [(s, min(chunk, total - s)) for s in range(0, total, chunk)]
     rounds = [tasks] if precision is None else [tasks[i:i + ROUND]
                                                 for i in range(0, len(tasks), ROUND)]
