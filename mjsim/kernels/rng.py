@@ -71,6 +71,20 @@ def stream_key(seed: int, stream: int) -> np.uint64:
     return np.uint64(_mix_py(inner + (int(stream) + 1) * _GAMMA))
 
 
+def mix_array(z: np.ndarray) -> np.ndarray:
+    """:func:`mix` of every word of a uint64 array, in numpy (many draws at once outside a
+    kernel, e.g. the bootstrap weights of :func:`mjsim.stats.paired.poisson_weights`).
+
+    >>> z = np.array([1, 2], dtype=np.uint64)
+    >>> mix_array(z).tolist() == [int(mix(np.uint64(1))), int(mix(np.uint64(2)))]
+    True
+    """
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> S30)) * MUL1
+        z = (z ^ (z >> S27)) * MUL2
+        return z ^ (z >> S31)
+
+
 @njit(cache=True, inline="always")
 def mix(z):
     """SplitMix64's output function (Stafford Mix13) on a uint64."""

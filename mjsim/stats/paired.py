@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels.rng import GAMMA, GAMMA2, MUL1, MUL2, S27, S30, S31, stream_key
+from ..kernels.rng import GAMMA, GAMMA2, mix_array, stream_key
 from .proportions import Z95
 
 #: bootstrap replicates of the quantile metrics
@@ -162,9 +162,7 @@ def poisson_weights(seed: int, games: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         z = key + (np.asarray(games, dtype=np.uint64)[:, None] + np.uint64(1)) * GAMMA
         z = z + (np.arange(B, dtype=np.uint64)[None, :] + np.uint64(1)) * GAMMA2
-        z = (z ^ (z >> S30)) * MUL1
-        z = (z ^ (z >> S27)) * MUL2
-        z = z ^ (z >> S31)
+    z = mix_array(z)
     u = (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
     cdf = np.cumsum([math.exp(-1) / math.factorial(k) for k in range(20)])
     return np.searchsorted(cdf, u, side="right").astype(np.int64)
