@@ -10,7 +10,9 @@ process after a first one compiled the Changsha engine into the same cache — w
 model costs (only its own engine). ``game (dingque) after generic``: a rule set of a model
 already compiled costs nothing. ``search (changsha) after changsha``: a line-up with a search
 seat after the heuristic engine is cached — the search and the hand loop compiled once more
-for its policy (:mod:`mjsim.game.policy`).
+for its policy (:mod:`mjsim.game.policy`). The figures are kept in a result file under
+``benchmarks/results/bench_compile/`` (:mod:`store`; ``--no-save`` for none), one case per
+entry.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import sys
 import tempfile
 import textwrap
 
-from machine import print_machine
+import store
 
 _PLAY = """
     from mjsim.game.play import play_rows
@@ -87,8 +89,9 @@ def run(codes: tuple[str, ...]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="run only the entries whose name contains this")
+    store.add_arguments(parser)
     args = parser.parse_args()
-    print_machine()
+    run = store.Run("bench_compile", args)
     from mjsim.tables.merged import load_merged
     from mjsim.tables.suits import load_tables
     load_tables()
@@ -98,6 +101,8 @@ def main() -> None:
             continue
         seconds, peak = run(code)
         print(f"{name:34s} {seconds:7.1f} s cold compile   peak RSS {peak:6.0f} MB", flush=True)
+        run.record(name, cold_compile_s=seconds, peak_mb=peak)
+    run.saved()
 
 
 if __name__ == "__main__":

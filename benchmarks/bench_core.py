@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/bench_core.py [--n 2000000] [--mahjong 20000]
 Prints the machine, versions, and for each case the hands per second of the best of
 ``--repeat`` timed calls (the first call, which loads tables and compiles or loads cached
 kernels, is timed apart). Each call includes the facade's input checks. The ``mahjong``
-package is timed on the same hands for the ratio.
+package is timed on the same hands for the ratio. The figures are kept in a result file
+under ``benchmarks/results/bench_core/`` (:mod:`store`; ``--no-save`` for none).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from mjsim.efficiency import waits_batch
 from mjsim.evaluate import shanten_batch
 import mjsim
-from machine import print_machine
+import store
 
 
 def deal(rules, n: int, size: int, seed: int) -> np.ndarray:
@@ -53,9 +54,10 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1_000_000, help="hands per case")
     parser.add_argument("--mahjong", type=int, default=20_000, help="hands for the mahjong package")
     parser.add_argument("--repeat", type=int, default=REPEAT, help="timed calls; the best is shown")
+    store.add_arguments(parser)
     args = parser.parse_args()
     globals()["REPEAT"] = max(1, args.repeat)
-    print_machine()
+    run = store.Run("bench_core", args)
     start = time.perf_counter()
     from mjsim.tables.suits import load_tables
     load_tables()
@@ -63,9 +65,11 @@ def main() -> None:
     load_merged()
     from mjsim.tables.flagged_merged import load_flag_tables
     load_flag_tables()
-    print(f"tables: {time.perf_counter() - start:.2f} s (load from cache, or generate; merge)")
+    tables = time.perf_counter() - start
+    print(f"tables: {tables:.2f} s (load from cache, or generate; merge)")
+    run.record("tables", load_s=tables)
     generic = mjsim.load_rules("generic")
-    cases = [
+    cases = [  # label, rule set, tiles, keywords: the case is "shanten <rule set> <tiles>"
         ("shanten 14 tiles generic (standard + seven pairs)", "generic", 14, {}),
         ("shanten 13 tiles generic", "generic", 13, {}),
         ("shanten 14 tiles changsha (258 pair + big-win forms)", "changsha", 14, {}),
@@ -80,19 +84,24 @@ def main() -> None:
         hands = deal(rules, args.n, size, seed=1)
         first, second = timed(shanten_batch, hands, rules, **kw)
         print(f"{label:58s} {args.n / second / 1e6:7.2f} M hands/s  (first call {first:.1f} s)")
+        run.record(f"shanten {rid} {size}", hands_per_s=args.n / second, first_call_s=first)
     hands13 = deal(generic, args.n, 13, seed=2)
     first, second = timed(waits_batch, hands13, generic)
     print(f"{'waits + live counts, 13 tiles generic (random hands)':58s} "
           f"{args.n / second / 1e6:7.2f} M hands/s  (first call {first:.1f} s)")
+    run.record("waits generic 13", hands_per_s=args.n / second, first_call_s=first)
     ready = hands13[shanten_batch(hands13, generic) == 0]
     if len(ready):
         first, second = timed(waits_batch, ready, generic)
         print(f"{'waits + live counts, ready hands only':58s} "
               f"{len(ready) / second / 1e6:7.2f} M hands/s  ({len(ready)} hands)")
+        run.record("waits generic 13 ready hands", hands_per_s=len(ready) / second,
+                   hands=len(ready))
     try:
         from mahjong.shanten import Shanten
     except ImportError:
         print("mahjong package not installed: no comparison")
+        run.saved()
         return
     sample = deal(generic, args.mahjong, 14, seed=3)
     calc = Shanten()
@@ -108,6 +117,9 @@ def main() -> None:
     ours = args.n / second
     print(f"mahjong package (regular + chiitoitsu): {theirs:,.0f} hands/s; "
           f"mjsim {ours / 1e6:.2f} M hands/s: {ours / theirs:,.0f}x")
+    run.record("mahjong package generic 14", hands_per_s=theirs, mjsim_hands_per_s=ours,
+               mjsim_ratio=ours / theirs)
+    run.saved()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ core) and on ``cluster("local")`` (one single-threaded worker process per core),
 warm-up that loads the kernels in this process and in every worker; the cluster's start-up
 and warm-up are printed apart and left out of the ratio, which compares the best of
 ``--repeat`` runs each, local and dask alternated. Both runs must give the same part
-files, byte for byte.
+files, byte for byte. The figures are kept in a result file under
+``benchmarks/results/bench_dask/`` (:mod:`store`; ``--no-save`` for none).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import print_machine
+import store
 
 
 def _warm(rules: str, bots: tuple[str, ...]) -> None:
@@ -44,8 +45,9 @@ def main() -> None:
     parser.add_argument("--bots", default="efficiency", help="one bot or four, comma-separated")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs each, alternated; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
+    store.add_arguments(parser)
     args = parser.parse_args()
-    print_machine()
+    run = store.Run("bench_dask", args)
     bots = parse_bots(args.bots)
     print(f"rule set {args.rules}, bots {','.join(bots)}, n = {args.n:,} hands in parts of "
           f"{args.chunk:,}")
@@ -84,6 +86,10 @@ def main() -> None:
         runs = ", ".join(f"{t:.2f}" for t in times[name])
         print(f"{name:8s} {args.n / best:10,.0f} hands/s  (best of {runs} s)")
     print(f"dask / local: {local / on_cluster:.2f}; same part files: {'yes' if same else 'NO'}")
+    run.record(f"write_games {args.rules}", local_hands_per_s=args.n / local,
+               dask_hands_per_s=args.n / on_cluster, dask_ratio=local / on_cluster,
+               same=same)
+    run.saved()
 
 
 if __name__ == "__main__":

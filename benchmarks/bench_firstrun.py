@@ -7,7 +7,8 @@ reports), and each command of the README's *Two commands* section runs there as 
 in a shell; every 0.2 s the resident memory of the shell and all its descendants is summed
 (from ``/proc``), and the largest sum is the peak. The tables of ``~/.cache/mjsim``
 (``$MJSIM_CACHE``) are sent to a fresh folder too, so nothing of an earlier run is reused.
-Prints, per command, the wall time, the peak RSS and its exit status.
+Prints, per command, the wall time, the peak RSS and its exit status, kept in a result file
+under ``benchmarks/results/bench_firstrun/`` (:mod:`store`; ``--no-save`` for none).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import print_machine
+import store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,8 +75,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("main", "tests"), help="run one command only")
     parser.add_argument("--keep", action="store_true", help="keep the clone (its path printed)")
+    store.add_arguments(parser)
     args = parser.parse_args()
-    print_machine()
+    run = store.Run("bench_firstrun", args)
+    run.data["dirty"] = False  # the clone is of the committed HEAD, whatever the tree holds
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                             capture_output=True, check=True).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="mjsim-firstrun-"))
@@ -90,8 +93,10 @@ def main() -> None:
         seconds, peak, status = timed(command, clone, env)
         print(f"{name:5s}  {seconds // 60:.0f} min {seconds % 60:4.1f} s   peak RSS "
               f"{peak:6.0f} MB   exit {status}   $ {command}", flush=True)
+        run.record(name, wall_s=seconds, peak_mb=peak, exit_status=status)
     if not args.keep:
         subprocess.run(["rm", "-rf", str(folder)], check=True)
+    run.saved()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,10 @@ each rule set the first call's time (compile, or load from the numba cache) apar
 best of ``--repeat`` timed calls of ``play_rows`` (every hand played to its end and
 recorded); with several rule sets, each one's speed as a ratio of the first's, measured in
 the same run (the machine's load swings absolute figures from hour to hour, much less
-their ratio). Last, the peak memory.
+their ratio). Last, the peak memory. The figures are kept in a result file under
+``benchmarks/results/bench_game/`` (:mod:`store`; ``--no-save`` for none): a rule set's
+case is its id, with the bots when they are not four efficiency bots and ``readiness``
+when on.
 """
 
 from __future__ import annotations
@@ -15,31 +18,34 @@ import argparse
 import resource
 import time
 
-from mjsim.game.config import playable_rules
+from mjsim.game.config import _playable
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
-from machine import print_machine
+import store
 
 
 def rule_ids(text: str) -> list[str]:
     """``all`` (every playable rule set, changsha first) or a comma-separated list."""
     if text == "all":
-        ids = [r.id for r in playable_rules()]
+        ids = [r.id for r in _playable()]
         return ["changsha"] + [i for i in ids if i != "changsha"]
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def hands_per_second(rules, bots, n: int, repeat: int, seed: int, readiness: bool) -> float:
-    """The best of ``repeat`` timed calls, in hands per second (after an untimed first)."""
+def hands_per_second(rules, bots, n: int, repeat: int, seed: int,
+                     readiness: bool) -> tuple[float, float]:
+    """The best of ``repeat`` timed calls, in hands per second, and the seconds of the
+    untimed first call before them."""
     start = time.perf_counter()
     play_rows(rules, seed, 0, 16, bots, readiness)
-    print(f"  first call (compile or load cached kernels): {time.perf_counter() - start:.2f} s")
+    first = time.perf_counter() - start
+    print(f"  first call (compile or load cached kernels): {first:.2f} s")
     best = float("inf")
     for r in range(repeat):
         start = time.perf_counter()
         play_rows(rules, seed + r, 0, n, bots, readiness)
         best = min(best, time.perf_counter() - start)
-    return n / best
+    return n / best, first
 
 
 def main() -> None:
@@ -52,21 +58,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--readiness", action="store_true",
                         help="record the readiness columns (as the waits study does)")
+    store.add_arguments(parser)
     args = parser.parse_args()
-    print_machine()
+    run = store.Run("bench_game", args)
     bots = parse_bots(args.bots)
     print(f"bots {','.join(bots)}, n = {args.n:,} hands, readiness "
           f"{'on' if args.readiness else 'off'}")
     first = None
     for rid in rule_ids(args.rules):
         print(f"rule set {rid}")
-        speed = hands_per_second(load_rules(rid), bots, args.n, args.repeat, args.seed,
-                                 args.readiness)
+        speed, first_call = hands_per_second(load_rules(rid), bots, args.n, args.repeat,
+                                             args.seed, args.readiness)
         first = first or speed
         print(f"  play_rows  {speed:10,.0f} hands/s  ({args.n / speed:.2f} s for {args.n:,})"
               f"   {speed / first:.2f}× the first", flush=True)
+        case = rid + ("" if set(bots) == {"efficiency"} else f" {','.join(bots)}") \
+            + (" readiness" if args.readiness else "")
+        run.record(case, hands_per_s=speed, ratio_to_first=speed / first,
+                   first_call_s=first_call)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
+    run.record("process", peak_mb=peak)
+    run.saved()
 
 
 if __name__ == "__main__":

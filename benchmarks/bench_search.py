@@ -22,6 +22,10 @@ every candidate of every decision played in ``--trace-worlds`` worlds (no early 
 printed: the share of alternatives to the efficiency choice that are 2 and 3 standard
 errors better and 2 worse (with no true difference about 2.3% would be 2 s.e. better by
 chance), and the paired difference's quantiles — the room the search has.
+
+The figures are kept in a result file under ``benchmarks/results/bench_search/``
+(:mod:`store`; ``--no-save`` for none): a case per rule set (with the ``--param`` values
+when given, and ``trace`` for ``--trace``).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, play_rows
 from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
-from machine import print_machine
+import store
 
 Z95 = 1.959963984540054
 
@@ -88,7 +92,7 @@ def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
     return np.concatenate([p.trace[: p.counts[0]] for p in made])
 
 
-def room(rules: str, seed: int, hands: int, worlds: int) -> None:
+def room(rules: str, seed: int, hands: int, worlds: int, run: store.Run) -> None:
     """Print how much there is to gain over the efficiency choice (:func:`traced`)."""
     start = time.perf_counter()
     alts = traced(rules, seed, hands, worlds)[:, 1:, :]  # the alternatives to candidate 0
@@ -109,6 +113,9 @@ def room(rules: str, seed: int, hands: int, worlds: int) -> None:
     q = np.quantile(diff, [0.05, 0.25, 0.5, 0.75, 0.95])
     print("  paired difference to the efficiency choice (mean a world), quantiles "
           "5/25/50/75/95%: " + " ".join(f"{v:+.2f}" for v in q))
+    run.record(f"{rules} trace", decisions=len(alts), alternatives=int(valid.sum()),
+               better_2se_share=float(np.mean(zs > 2)), better_3se_share=float(np.mean(zs > 3)),
+               worse_2se_share=float(np.mean(zs < -2)))
 
 
 def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
@@ -119,7 +126,8 @@ def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
     return float(mean), float(se)
 
 
-def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) -> None:
+def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int],
+          run: store.Run) -> None:
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)
@@ -179,6 +187,11 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int]) 
     print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
           f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
           f"an upper bound: it includes the hands' own play)")
+    case = rules + "".join(f" {k}={v}" for k, v in params.items())
+    run.record(case, hands_per_s=4 * n / seconds, gain_per_hand=mean, gain_se=se,
+               searched_discards_per_hand=searched_n / (4 * n),
+               win_decisions_per_hand=wins_n / (4 * n), claims_per_hand=claims_n / (4 * n),
+               ms_per_decision=1000 * seconds / decisions, threads=threads)
 
 
 def main() -> None:
@@ -192,6 +205,7 @@ def main() -> None:
     parser.add_argument("--trace-worlds", type=int, default=1024)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help=f"a search parameter other than its default ({', '.join(PARAMS)})")
+    store.add_arguments(parser)
     args = parser.parse_args()
     params = {}
     for item in args.param:
@@ -200,15 +214,17 @@ def main() -> None:
             parser.error(f"--param {item!r}: expected NAME=INTEGER, NAME one of "
                          f"{', '.join(p for p in PARAMS if p != 'max_rollouts')}")
         params[name] = int(value)
-    print_machine()
+    run = store.Run("bench_search", args)
     if args.trace:
         for rules in args.rules.split(","):
-            room(rules.strip(), args.seed, args.trace, args.trace_worlds)
+            room(rules.strip(), args.seed, args.trace, args.trace_worlds, run)
+        run.saved()
         return
     print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision"
           + "".join(f", {k} {v}" for k, v in params.items()))
     for rules in args.rules.split(","):
-        study(rules.strip(), args.n, args.rollouts, args.seed, params)
+        study(rules.strip(), args.n, args.rollouts, args.seed, params, run)
+    run.saved()
 
 
 if __name__ == "__main__":

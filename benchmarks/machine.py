@@ -1,6 +1,8 @@
 """The lines every benchmark prints first: the machine, its speed now, and the versions.
 
 The speed is :mod:`calibrate`'s fixed work, timed in a child process (see there why).
+:func:`print_machine` also returns what it printed, as data, for the run's result file
+(:mod:`store`).
 """
 
 from __future__ import annotations
@@ -19,23 +21,43 @@ from calibrate import ADDITIONS, ARRAY, READS
 CALIBRATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibrate.py")
 
 
-def calibration_line() -> str:
-    """:func:`calibrate.calibration`, run in a child process, as one line (or why not)."""
+def machine() -> dict:
+    """The machine, its core and numba thread counts, and the library versions."""
+    return {"machine": platform.machine(), "processor": platform.processor() or "",
+            "cores": os.cpu_count(), "numba_threads": numba.get_num_threads(),
+            "python": platform.python_version(), "numpy": np.__version__,
+            "numba": numba.__version__, "mjsim": mjsim.__version__}
+
+
+def calibration() -> dict | None:
+    """:func:`calibrate.calibration` run in a child process: ``{"loop_s", "memory_s"}``
+    (lower is faster), or None when it could not run."""
     try:
         out = subprocess.run([sys.executable, CALIBRATE], capture_output=True, text=True,
                              check=True)
         loop, memory = map(float, out.stdout.split()[-2:])
-    except (OSError, subprocess.CalledProcessError, ValueError) as error:
-        return f"calibration: unavailable ({type(error).__name__})"
-    return (f"calibration: {loop:.3f} s for {ADDITIONS:,} Python additions, {memory:.3f} s "
-            f"for {READS:,} random reads over {ARRAY * 8 >> 20} MB (best of 3; lower is faster)")
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+    return {"loop_s": loop, "memory_s": memory}
 
 
-def print_machine() -> None:
+def calibration_line(figures: dict | None) -> str:
+    """:func:`calibration`'s figures as one line (or that there are none)."""
+    if figures is None:
+        return "calibration: unavailable"
+    return (f"calibration: {figures['loop_s']:.3f} s for {ADDITIONS:,} Python additions, "
+            f"{figures['memory_s']:.3f} s for {READS:,} random reads over {ARRAY * 8 >> 20} MB "
+            f"(best of 3; lower is faster)")
+
+
+def print_machine() -> tuple[dict, dict | None]:
     """Print the machine, core and numba thread counts, its speed now
-    (:func:`calibration_line`), and the library versions."""
-    print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
-          f"numba threads={numba.get_num_threads()}")
-    print(calibration_line())
-    print(f"python {platform.python_version()} numpy {np.__version__} numba {numba.__version__} "
-          f"mjsim {mjsim.__version__}")
+    (:func:`calibration`), and the library versions; return :func:`machine` and
+    :func:`calibration`."""
+    about, figures = machine(), calibration()
+    print(f"machine: {about['machine']} {about['processor']} cores={about['cores']} "
+          f"numba threads={about['numba_threads']}")
+    print(calibration_line(figures))
+    print(f"python {about['python']} numpy {about['numpy']} numba {about['numba']} "
+          f"mjsim {about['mjsim']}")
+    return about, figures
