@@ -18,7 +18,7 @@ import time
 import store
 
 from mjsim.rules import load_rules
-from mjsim.sim import compare as C
+from mjsim.stats import compare as C
 from mjsim.sim import executor
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     rules = [load_rules("changsha")] * 3
     played = time.perf_counter()
     for s in range(0, args.n, C.DEFAULT_CHUNK):  # the same hands, played alone
-        C._chunk_frames(rules, 0, ("efficiency",) * 4, (s, min(C.DEFAULT_CHUNK, args.n - s)))
+        C.chunk_frames(rules, 0, ("efficiency",) * 4, (s, min(C.DEFAULT_CHUNK, args.n - s)))
     play = time.perf_counter() - played
     local, result = _study(args.n)
     hands = 3 * args.n

@@ -18,7 +18,7 @@ import time
 
 from mjsim.rules import load_rules
 from mjsim.sim.deals import deal_columns
-from mjsim.sim.walls import WallSpec, deal_batch, walls
+from mjsim.walls import WallSpec, deal_batch, walls
 import store
 
 

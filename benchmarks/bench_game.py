@@ -18,7 +18,7 @@ import argparse
 import resource
 import time
 
-from mjsim.game.config import _playable
+from mjsim.game.config import playable_rules
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
 import store
@@ -27,7 +27,7 @@ import store
 def rule_ids(text: str) -> list[str]:
     """``all`` (every playable rule set, changsha first) or a comma-separated list."""
     if text == "all":
-        ids = [r.id for r in _playable()]
+        ids = [r.id for r in playable_rules()]
         return ["changsha"] + [i for i in ids if i != "changsha"]
     return [t.strip() for t in text.split(",") if t.strip()]
 

@@ -53,20 +53,20 @@ def lineup(seat: int, rollouts: int) -> str:
 
 @contextmanager
 def policies(make: Callable) -> Iterator[list]:
-    """Within the block, the runs' policies made by ``make`` (``play._policy``'s arguments)
-    in place of ``play._policy``, each kept in the list yielded (one per thread)."""
+    """Within the block, the runs' policies made by ``make`` (``play.make_policy``'s arguments)
+    in place of ``play.make_policy``, each kept in the list yielded (one per thread)."""
     made = []
-    saved = play_mod._policy
+    saved = play_mod.make_policy
 
     def making(*args):
         made.append(make(*args))
         return made[-1]
 
-    play_mod._policy = making
+    play_mod.make_policy = making
     try:
         yield made
     finally:
-        play_mod._policy = saved
+        play_mod.make_policy = saved
 
 
 def counted_rows(rules: str, seed: int, n: int, rollouts: int, bots: str,

@@ -105,7 +105,7 @@ def _bot_codes(bots: Any) -> np.ndarray:
                     dtype=np.int64)
 
 
-def _policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
+def make_policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
     """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): one thread's
     search buffers where a seat searches, else the heuristic bots' ``()``."""
     budgets = [_budget(n) for n in names if n.startswith("search")]
@@ -131,7 +131,7 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
     names = parse_bots(bots)
 
     def games(lo: np.int64, hi: np.int64) -> None:
-        EN.play_games(G, _policy(names, G.multiset.size, out.shape[1]), *keys, codes,
+        EN.play_games(G, make_policy(names, G.multiset.size, out.shape[1]), *keys, codes,
                       np.int64(start), walls, dice, script, out, final, new_state(),
                       new_scratch(), np.empty(G.multiset.size, dtype=np.int8), lo, hi)
 
