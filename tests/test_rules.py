@@ -24,7 +24,7 @@ from mjsim.rules import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_MD = ROOT.parent / "shared" / "RULES.md"
+RULES_MD = ROOT / "docs" / "RULES.md"
 
 # The option table of each rule set: where it starts in RULES.md, and which presets carry it.
 SPEC_TABLES = {

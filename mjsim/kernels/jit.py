@@ -6,7 +6,7 @@ instead of being counted on every use. Numba counts with atomic operations whene
 array leaves a tuple or enters an inlined body. The game engine's decisions read the rule
 set, state and scratch tuples in every evaluation: ``perf`` found a quarter of a played
 hand's time in numba's ``NRT_incref`` / ``NRT_decref``, and one shanten evaluation in a
-bot's loop took 175 ns counted against 78 ns borrowed (see the README's speed section).
+bot's loop took 175 ns counted against 78 ns borrowed (docs/engine.md, *Compile time*).
 
 Two rules for a function compiled so:
 
