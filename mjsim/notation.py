@@ -177,7 +177,7 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
     if not isinstance(text, str):
         raise NotationError(f"a hand must be a string, got {type(text).__name__}")
     if isinstance(rules, str):
-        from .rules import load_rules  # the facade accepts a name; the layer below stays rule-free
+        from .rules import load_rules  # a rule set's name: its preset
 
         rules = load_rules(rules)
     end, win_tile, win_by = _split_winning_tile(text)

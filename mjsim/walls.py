@@ -89,7 +89,7 @@ class WallSpec:
     @classmethod
     def from_rules(cls, rules: RuleSet | str) -> WallSpec:
         """The spec of ``rules`` (a :class:`RuleSet` or a preset id), from its data only."""
-        rules = load_rules(rules) if isinstance(rules, str) else rules
+        rules = load_rules(rules)
         counts = np.zeros(42, dtype=np.int64)
         counts[list(rules.kinds)] = 4
         flowers = tuple(range(34, 42)) if rules.has_flowers else ()

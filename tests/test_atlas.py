@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from mjsim.cli import app
 from mjsim.game.config import playable_rules
-from mjsim.report.atlas import (COLUMNS, _estimate, build_all, overview_markdown,
+from mjsim.report.atlas import (COLUMNS, build_all, estimate_cell, overview_markdown,
                                 rows_from_reports)
 from mjsim.stats.exact import exact_summary
 
@@ -36,9 +36,9 @@ def test_build_all_writes_each_report_and_the_overview(tmp_path):
             if rid == "changsha" else {})
         # the simulated ones are the report's own, with their intervals
         base = summary["play"]["baseline"]
-        assert row["win_rate"] == _estimate(base["win_rate"])
-        assert row["mean_turns"] == _estimate(base["mean_turns"], "mean", percent=False)
-        assert row["ready_win"] == _estimate(summary["play"]["waits"]["win"], "mean")
+        assert row["win_rate"] == estimate_cell(base["win_rate"])
+        assert row["mean_turns"] == estimate_cell(base["mean_turns"], "mean", percent=False)
+        assert row["ready_win"] == estimate_cell(summary["play"]["waits"]["win"], "mean")
         assert row["agreement"] == "yes"
         line = next(x for x in overview.splitlines() if x.startswith(f"| [`{rid}`]"))
         assert line.count("|") == len(COLUMNS) + 1

@@ -43,7 +43,7 @@ COLUMNS = (
 )
 
 
-def _estimate(item: dict[str, Any] | None, key: str = "p", percent: bool = True) -> str:
+def estimate_cell(item: dict[str, Any] | None, key: str = "p", percent: bool = True) -> str:
     """``value [low, high]`` of a summary's estimate (its 95% interval), or —."""
     if not item:
         return "—"
@@ -98,17 +98,17 @@ def overview_row(rules: RuleSet, summary: dict[str, Any],
         "hand": rules.hand_size,
         "wild": rules.wild,
         "forms": ", ".join(dict.fromkeys(f.form for f in rules.families)),
-        "win_rate": _estimate(base.get("win_rate")),
-        "draw_rate": _estimate(base.get("draw_rate")),
-        "mean_turns": _estimate(base.get("mean_turns"), "mean", percent=False),
-        "self_draw": _estimate(base.get("self_draw_share")),
-        "dealer_edge": _estimate(base.get("dealer"), "mean_score", percent=False),
+        "win_rate": estimate_cell(base.get("win_rate")),
+        "draw_rate": estimate_cell(base.get("draw_rate")),
+        "mean_turns": estimate_cell(base.get("mean_turns"), "mean", percent=False),
+        "self_draw": estimate_cell(base.get("self_draw_share")),
+        "dealer_edge": estimate_cell(base.get("dealer"), "mean_score", percent=False),
         "win_payment": "—" if not receipt else f"{receipt['mean']:.2f} ({receipt['sd']:.2f})",
-        "big_wins": _estimate(base.get("any_big_win")),
+        "big_wins": estimate_cell(base.get("any_big_win")),
         "complete_exact": _exact(exact.get("complete_at_deal")),
         "lucky_exact": _lucky(exact),
         "ready_exact": _exact(exact.get("ready_at_deal")),
-        "ready_win": _estimate(waits, "mean"),
+        "ready_win": estimate_cell(waits, "mean"),
         "agreement": _agreement(summary.get("agreement_4se")),
         "units": base.get("scoring"),
         "complete_exact_value": (exact.get("complete_at_deal") or {}).get("p"),

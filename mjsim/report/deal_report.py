@@ -12,7 +12,6 @@ rule set's wall, families and scoring model.
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Callable
 from functools import partial
@@ -28,7 +27,7 @@ from ..stats.proportions import odds_text, percent
 from ..version import __version__
 from . import charts
 from .play_report import REPORT_LINEUP, build_play_report, play_markdown
-from .qishou_report import SEAT_LABEL, report_end, report_folder, write_report
+from .qishou_report import SEAT_LABEL, provenance, report_end, report_folder, write_report
 
 
 #: the x labels of the laws charted (Chinese, pinyin)
@@ -118,13 +117,9 @@ def _row(label: str, e: dict[str, Any]) -> str:
 
 def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
     d = s["deal"]
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# The deal and the game — {rules.name} ({rules.name_zh})", "",
-        f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
-        + (f" (changed: {', '.join(f'{k}={v}' for k, v in rules.overrides.items())})"
-           if rules.overrides else " (defaults)")
-        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; {when}.",
+        provenance(rules, s),
         "", rules.summary + ".", "",
         "Each simulated share has its standard error (the deal is the unit: the dealer's hand, "
         "or the mean of the three non-dealers'); the exact value comes from enumerating every "

@@ -200,14 +200,10 @@ def write_report(folder: Path, summary: dict[str, Any], markdown: str, echo: Cal
 
 def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
     study, exact = s["qishou"], s["exact"]
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"# 起手胡 and the deal — {rules.name} ({rules.name_zh})",
         "",
-        f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
-        + (f" (changed: {', '.join(f'{k}={v}' for k, v in rules.overrides.items())})"
-           if rules.overrides else " (defaults)")
-        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; {when}.",
+        provenance(rules, s),
         "", rules.summary + ".", "",
         "Each estimate is the share of hands with a count of at least one, with its standard",
         "error and 95% Wilson interval; the exact value comes from enumerating every dealt hand",
@@ -260,6 +256,17 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
     if s.get("rule_changes"):
         lines += [compare_markdown(s["rule_changes"], s["rule_changes"]["files"], level=2)]
     return "\n".join(lines + report_end(rules, s, exact.get("notes", []))) + "\n"
+
+
+def provenance(rules: RuleSet, s: dict[str, Any]) -> str:
+    """The line under a report's title: the rule set and its changed options, the run (deals,
+    seed, mjsim version) and when it was written."""
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    changed = ", ".join(f"{k}={v}" for k, v in rules.overrides.items())
+    return (f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
+            + (f" (changed: {changed})" if rules.overrides else " (defaults)")
+            + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; "
+            f"{when}.")
 
 
 def report_end(rules: RuleSet, s: dict[str, Any], notes: list[str]) -> list[str]:

@@ -165,7 +165,7 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
     a wildcard indicator, ``wild`` (per seat class, the law of the wild tiles held) and
     ``dealer_win`` (天胡 by type, :func:`_dealer_win`); ``notes``.
     """
-    rules = load_rules(rules) if isinstance(rules, str) else rules
+    rules = load_rules(rules)
     spec = WallSpec.from_rules(rules)
     frame = deal_frame(rules, n, seed)
     sizes = {"dealer": rules.hand_size + 1, "non_dealer": rules.hand_size}

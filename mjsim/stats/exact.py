@@ -26,7 +26,7 @@ def exact_summary(rules: str | RuleSet) -> dict[str, Any]:
     shanten distributions of both, 起手胡 odds and a win by the bonus tiles at the deal
     (八花齐, ``bonus_win`` per seat class) where the rule set has them; what the
     engine cannot enumerate is listed in ``notes``."""
-    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    rules = load_rules(rules)
     out: dict[str, Any] = {"rules": rules.id, "options_hash": rules.options_hash, "notes": []}
     try:
         dealer = exact_shanten(rules, rules.hand_size + 1)

@@ -319,7 +319,7 @@ def exact_qishou(rules, *, include_off: bool = False) -> dict[str, dict]:
     >>> exact_qishou("changsha")["banban"]["dealer"]["p"] > 0
     True
     """
-    rules = load_rules(rules) if isinstance(rules, str) else rules
+    rules = load_rules(rules)
     config = qishou_config(rules)
     dists = count_distributions(rules, tuple(n for _, n in SEATS))
     total = 4 * len(rules.kinds)

@@ -548,7 +548,7 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
     >>> r.total == math.comb(136, 14), r.counts[-1]
     (True, 2984254352640)
     """
-    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    rules = load_rules(rules)
     comp = compile_rules(rules)
     if n_tiles is None:
         n_tiles = rules.hand_size
@@ -607,7 +607,7 @@ def p_complete(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
     >>> p_complete("changsha", exact=True)
     Fraction(6111693867, 323467424823025)
     """
-    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    rules = load_rules(rules)
     r = exact_shanten(rules, rules.hand_size + 1)
     return r.fraction(-1) if exact else r.probability(-1)
 
@@ -618,7 +618,7 @@ def p_ready(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
     >>> f"{p_ready('changsha'):.6e}"
     '4.112557e-04'
     """
-    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    rules = load_rules(rules)
     r = exact_shanten(rules, rules.hand_size)
     return r.fraction(0) if exact else r.probability(0)
 

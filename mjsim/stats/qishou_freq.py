@@ -62,7 +62,7 @@ def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int 
                  exact: bool = True, chunk: int = DEFAULT_CHUNK,
                  progress: bool = True) -> dict[str, Any]:
     """Estimate every 起手胡 pattern on ``n`` deals (JSON-ready dict; see the module doc)."""
-    rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    rules = load_rules(rules)
     if not has_qishou(rules):
         raise RulesError(f"rule set {rules.id!r} has no 起手胡; use changsha or its presets")
     if n < 2:
