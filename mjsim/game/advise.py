@@ -156,7 +156,7 @@ def advise(rules: str | RuleSet, hand: str, seen: str = "", turn: int | None = N
     weighed in ``rollouts`` sampled worlds, best mean first; with ``claim``, each claim of
     that tile just discarded by ``discarder`` (default: the seat's 上家) and declining it
     (see the module)."""
-    rs = load_rules(rules) if isinstance(rules, str) else rules
+    rs = load_rules(rules)
     parsed = parse_hand(hand, rs)
     _check(rs, parsed, seat, dealer, turn, rollouts, claim is not None)
     seen_counts = parse_tiles(seen)[:34].astype(np.int64) if seen else np.zeros(34, np.int64)

@@ -201,7 +201,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     >>> g.model, int(g.cfg[V.RESERVE]), int(g.cfg[V.INDICATOR_SLOT])
     ('bao', 12, 7)
     """
-    rules = load_rules(rules) if isinstance(rules, str) else rules
+    rules = load_rules(rules)
     scoring, engine, values = _values(rules)
     score, extra = scoring.params(rules, values)
     engine.update({k: int(v) for k, v in extra.items()})
