@@ -45,8 +45,11 @@ def scanned_files() -> list[Path]:
     files = [ROOT / "README.md"]
     for top in SCANNED:
         for path in sorted((ROOT / top).rglob("*")):
-            if (path.suffix in SUFFIXES and path.is_file()
-                    and not SKIPPED_DIRS & set(path.relative_to(ROOT).parts)):
+            if (
+                path.suffix in SUFFIXES
+                and path.is_file()
+                and not SKIPPED_DIRS & set(path.relative_to(ROOT).parts)
+            ):
                 files.append(path)
     return files
 
@@ -59,8 +62,8 @@ def sections() -> dict[str, str]:
     out = {}
     for i, head in enumerate(heads):
         level = len(head.group(1))
-        end = next((h.start() for h in heads[i + 1:] if len(h.group(1)) <= level), len(text))
-        out[head.group(2)] = text[head.start():end]
+        end = next((h.start() for h in heads[i + 1 :] if len(h.group(1)) <= level), len(text))
+        out[head.group(2)] = text[head.start() : end]
     return out
 
 
@@ -76,11 +79,15 @@ def citations(text: str):
 
 
 def test_citation_pattern():
-    text = ("RULES.md §2.4–§2.10, §5.3–5.10, §2.4.1. and §6.3 C26; §x and §{r.section} "
-            "are no citations")
+    text = (
+        "RULES.md §2.4–§2.10, §5.3–5.10, §2.4.1. and §6.3 C26; §x and §{r.section} are no citations"
+    )
     assert [c[1:] for c in citations(text)] == [
-        ("2.4", "2.10", None), ("5.3", "5.10", None), ("2.4.1", None, None),
-        ("6.3", None, "C26")]
+        ("2.4", "2.10", None),
+        ("5.3", "5.10", None),
+        ("2.4.1", None, None),
+        ("6.3", None, "C26"),
+    ]
 
 
 def test_every_rules_citation_resolves():
@@ -108,8 +115,11 @@ def test_every_preset_section_resolves():
 
 @functools.cache
 def markdown_names() -> set[str]:
-    return {path.name for path in ROOT.rglob("*.md")
-            if not {".venv", ".git", "site", "node_modules"} & set(path.relative_to(ROOT).parts)}
+    return {
+        path.name
+        for path in ROOT.rglob("*.md")
+        if not {".venv", ".git", "site", "node_modules"} & set(path.relative_to(ROOT).parts)
+    }
 
 
 def test_every_cited_document_exists():
@@ -141,13 +151,15 @@ def console_examples() -> list[tuple[str, int, str, list[str]]]:
                 i += 1
                 continue
             end = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "```")
-            block, start = lines[i + 1:end], i + 2
+            block, start = lines[i + 1 : end], i + 2
             prompts = [k for k, line in enumerate(block) if line.startswith("$ ")]
-            assert prompts and prompts[0] == 0, f"{path.name}:{start}: a console block starts with $"
+            assert prompts and prompts[0] == 0, (
+                f"{path.name}:{start}: a console block starts with $"
+            )
             for k, nxt in zip(prompts, [*prompts[1:], len(block)], strict=True):
                 command = block[k][2:]
                 assert command.startswith("mjsim "), f"{path.name}:{start + k}: {command}"
-                found.append((str(path.relative_to(ROOT)), start + k, command, block[k + 1:nxt]))
+                found.append((str(path.relative_to(ROOT)), start + k, command, block[k + 1 : nxt]))
             i = end + 1
     return found
 
@@ -170,14 +182,20 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     if len(segments) == 1:
         return actual == segments[0]
     first, *middle, last = segments
-    if actual[:len(first)] != first:
+    if actual[: len(first)] != first:
         return False
     pos, stop = len(first), len(actual) - len(last)
     if stop < pos or actual[stop:] != last:
         return False
     for segment in middle:
-        found = next((j for j in range(pos, stop - len(segment) + 1)
-                      if actual[j:j + len(segment)] == segment), None)
+        found = next(
+            (
+                j
+                for j in range(pos, stop - len(segment) + 1)
+                if actual[j : j + len(segment)] == segment
+            ),
+            None,
+        )
         if found is None:
             return False
         pos = found + len(segment)
@@ -200,19 +218,23 @@ def test_the_docs_have_console_examples():
 
 @functools.cache
 def run(command: str, tmp: str) -> str:
-    env = dict(os.environ, COLUMNS="100", PATH=f"{Path(sys.executable).parent}{os.pathsep}"
-               f"{os.environ.get('PATH', '')}")
+    env = dict(
+        os.environ,
+        COLUMNS="100",
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
     env.pop("FORCE_COLOR", None)
-    out = subprocess.run(shlex.split(command), cwd=tmp, env=env, capture_output=True,
-                         text=True, timeout=900)
+    out = subprocess.run(
+        shlex.split(command), cwd=tmp, env=env, capture_output=True, text=True, timeout=900
+    )
     return out.stdout if out.stdout.strip() else out.stderr
 
 
-@pytest.mark.parametrize("where, line, command, expected", EXAMPLES,
-                         ids=[f"{w}:{n}" for w, n, _, _ in EXAMPLES])
+@pytest.mark.parametrize(
+    "where, line, command, expected", EXAMPLES, ids=[f"{w}:{n}" for w, n, _, _ in EXAMPLES]
+)
 def test_console_example(where, line, command, expected, tmp_path_factory):
     tmp = tmp_path_factory.getbasetemp() / "console"
     tmp.mkdir(exist_ok=True)
     actual = run(command, str(tmp)).splitlines()
-    assert matches(expected, actual), (
-        f"{where}:{line}: `{command}` printed\n" + "\n".join(actual))
+    assert matches(expected, actual), f"{where}:{line}: `{command}` printed\n" + "\n".join(actual)

@@ -30,8 +30,7 @@ def _lazy() -> dict[str, str]:
 
 def _defines(path: Path, name: str) -> bool:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return any(isinstance(n, ast.FunctionDef | ast.ClassDef) and n.name == name
-               for n in tree.body)
+    return any(isinstance(n, ast.FunctionDef | ast.ClassDef) and n.name == name for n in tree.body)
 
 
 def _module_file(module: str) -> Path | None:
