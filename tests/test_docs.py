@@ -238,3 +238,36 @@ def test_console_example(where, line, command, expected, tmp_path_factory):
     tmp.mkdir(exist_ok=True)
     actual = run(command, str(tmp)).splitlines()
     assert matches(expected, actual), f"{where}:{line}: `{command}` printed\n" + "\n".join(actual)
+
+
+# ---------------------------------------------------------------- the README and the API page
+
+
+def test_readme_is_short_and_starts_with_the_two_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    blocks = re.findall(r"```(\w*)\n(.*?)\n```", text, flags=re.S)
+    assert [body for _, body in blocks[:2]] == [
+        "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/mjsim report",
+        "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' "
+        "&& .venv/bin/python -m pytest",
+    ]
+
+
+def test_readme_names_no_commit_and_no_date():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not re.findall(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b", text)
+    assert not re.findall(r"\b20\d\d-\d\d-\d\d\b", text)
+
+
+def test_api_page_lists_the_public_names():
+    import mjsim
+
+    listed = set(
+        re.findall(
+            r"^::: mjsim\.(\w+)$",
+            (ROOT / "docs" / "api.md").read_text(encoding="utf-8"),
+            flags=re.M,
+        )
+    )
+    assert set(mjsim.__all__) <= listed
