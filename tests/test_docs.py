@@ -17,6 +17,7 @@ they show.
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -271,3 +272,42 @@ def test_api_page_lists_the_public_names():
         )
     )
     assert set(mjsim.__all__) <= listed
+
+
+def defined_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+    return names
+
+
+def test_paths_and_names_the_pages_cite_exist():
+    """Every ``mjsim/...`` path and every ``mjsim.module.name`` of the README and the pages."""
+    bad = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for path in set(re.findall(r"\bmjsim/[\w/]+(?:\.py|/)", text)):
+            if not (ROOT / path).exists():
+                bad.append(f"{page.name}: {path}")
+        for dotted in set(re.findall(r"\bmjsim(?:\.\w+){2,}", text)):
+            parts = dotted.split(".")
+            for k in range(len(parts), 1, -1):
+                base = ROOT.joinpath(*parts[:k])
+                module = (
+                    base.with_suffix(".py")
+                    if base.with_suffix(".py").exists()
+                    else (base / "__init__.py")
+                )
+                if module.exists():
+                    if k < len(parts) and parts[k] not in defined_names(module):
+                        bad.append(f"{page.name}: {dotted} ({parts[k]} not in {module.name})")
+                    break
+            else:
+                bad.append(f"{page.name}: {dotted} (no such module)")
+    assert not bad, "\n".join(sorted(bad))
