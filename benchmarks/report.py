@@ -180,9 +180,11 @@ def readme_table(runs: list[dict]) -> str:
         if (bench, case) in found:
             rows.append(f"| {what} | {figures(found[bench, case][1], names)} |")
     rows.append("")
-    rows.append("The latest result of each benchmark on a shared 2-core machine whose speed "
-                "varies from hour to hour; the dates, the commits, the calibration and "
-                "every other figure are on the [performance page](docs/performance.md).")
+    rows.append("The latest result of each benchmark, on a shared 2-core machine whose speed "
+                "varies from hour to hour: a figure from a busy hour can be several times "
+                "lower than one from a quiet hour. The dates, the commits, the machine's "
+                "calibration and every other figure are on the "
+                "[performance page](docs/performance.md).")
     return "\n".join(rows)
 
 

@@ -66,6 +66,7 @@ def write_json(path: Path, data: dict) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, ensure_ascii=False, indent=1)
             f.write("\n")
+        os.chmod(tmp, 0o644)  # mkstemp makes it private
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

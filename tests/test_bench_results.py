@@ -92,8 +92,7 @@ def test_performance_page_is_generated_from_the_results():
 
 def test_readme_speed_table_is_generated_from_the_results():
     text = report.rendered()[report.README]
-    if text is None:  # the README's rewrite (issue 40) is to add them
-        pytest.skip("README.md has no speed-table markers yet")
+    assert text is not None, "README.md lacks the speed-table markers"
     assert text == report.README.read_text(encoding="utf-8"), \
         "README.md's speed table is stale: run python benchmarks/report.py --write"
 
