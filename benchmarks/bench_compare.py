@@ -18,8 +18,8 @@ import time
 import store
 
 from mjsim.rules import load_rules
-from mjsim.stats import compare as C
 from mjsim.sim import executor
+from mjsim.stats import compare as C
 
 
 def _study(n: int, scheduler=None) -> tuple[float, dict]:

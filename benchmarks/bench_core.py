@@ -14,11 +14,11 @@ import argparse
 import time
 
 import numpy as np
+import store
 
+import mjsim
 from mjsim.efficiency import waits_batch
 from mjsim.evaluate import shanten_batch
-import mjsim
-import store
 
 
 def deal(rules, n: int, size: int, seed: int) -> np.ndarray:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import time
 
+import store
 
 from mjsim.rules import load_rules
 from mjsim.sim.deals import deal_columns
 from mjsim.walls import WallSpec, deal_batch, walls
-import store
 
 
 def best_of(repeat: int, func, *args) -> float:

@@ -18,10 +18,11 @@ import argparse
 import resource
 import time
 
+import store
+
 from mjsim.game.config import playable_rules
 from mjsim.game.play import parse_bots, play_rows
 from mjsim.rules import load_rules
-import store
 
 
 def rule_ids(text: str) -> list[str]:

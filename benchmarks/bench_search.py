@@ -37,12 +37,12 @@ from contextlib import contextmanager
 
 import numba
 import numpy as np
+import store
 
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, play_rows
 from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
-import store
 
 Z95 = 1.959963984540054
 

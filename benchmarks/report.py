@@ -30,26 +30,61 @@ README_MARKERS = ("<!-- speed-table:start -->", "<!-- speed-table:end -->")
 
 #: the README's rows: what, then (benchmark, case, the figures shown)
 HEADLINE = [
-    ("shanten, 14 tiles, `generic` (standard + seven pairs)",
-     "bench_core", "shanten generic 14", ("hands_per_s",)),
-    ("shanten, 14 tiles, `changsha` (258 pair + big-win forms)",
-     "bench_core", "shanten changsha 14", ("hands_per_s",)),
-    ("waits with live counts, random 13-tile hands",
-     "bench_core", "waits generic 13", ("hands_per_s",)),
-    ("dataset rows: deal + 起手胡 + shanten + waits, `changsha`",
-     "bench_deal", "dataset changsha", ("seat_hands_per_s",)),
-    ("played hands, `changsha`, 4 efficiency bots",
-     "bench_game", "changsha", ("hands_per_s",)),
-    ("played hands, one search seat (64 worlds a decision), `changsha`",
-     "bench_search", "changsha", ("hands_per_s", "ms_per_decision")),
-    ("`mjsim compare`, a baseline and two variants × 100,000 hands",
-     "bench_compare", "changsha 3 variants", ("study_s", "peak_mb")),
-    ("cold compile of the `changsha` game engine",
-     "bench_compile", "game (changsha)", ("cold_compile_s", "peak_mb")),
-    ("the main command on a fresh clone (install, compile, study)",
-     "bench_firstrun", "main", ("wall_s", "peak_gb", "peak_mb")),
-    ("the test command on a fresh clone",
-     "bench_firstrun", "tests", ("wall_s", "peak_gb", "peak_mb")),
+    (
+        "shanten, 14 tiles, `generic` (standard + seven pairs)",
+        "bench_core",
+        "shanten generic 14",
+        ("hands_per_s",),
+    ),
+    (
+        "shanten, 14 tiles, `changsha` (258 pair + big-win forms)",
+        "bench_core",
+        "shanten changsha 14",
+        ("hands_per_s",),
+    ),
+    (
+        "waits with live counts, random 13-tile hands",
+        "bench_core",
+        "waits generic 13",
+        ("hands_per_s",),
+    ),
+    (
+        "dataset rows: deal + 起手胡 + shanten + waits, `changsha`",
+        "bench_deal",
+        "dataset changsha",
+        ("seat_hands_per_s",),
+    ),
+    ("played hands, `changsha`, 4 efficiency bots", "bench_game", "changsha", ("hands_per_s",)),
+    (
+        "played hands, one search seat (64 worlds a decision), `changsha`",
+        "bench_search",
+        "changsha",
+        ("hands_per_s", "ms_per_decision"),
+    ),
+    (
+        "`mjsim compare`, a baseline and two variants × 100,000 hands",
+        "bench_compare",
+        "changsha 3 variants",
+        ("study_s", "peak_mb"),
+    ),
+    (
+        "cold compile of the `changsha` game engine",
+        "bench_compile",
+        "game (changsha)",
+        ("cold_compile_s", "peak_mb"),
+    ),
+    (
+        "the main command on a fresh clone (install, compile, study)",
+        "bench_firstrun",
+        "main",
+        ("wall_s", "peak_gb", "peak_mb"),
+    ),
+    (
+        "the test command on a fresh clone",
+        "bench_firstrun",
+        "tests",
+        ("wall_s", "peak_gb", "peak_mb"),
+    ),
 ]
 
 
@@ -116,15 +151,22 @@ def figure(name: str, value) -> str:
         label = name[: -len(unit) - 1].replace("_", " ")
         return f"{label} " + "–".join(show(v) for v in values)
     if name.startswith("ms_per_"):
-        return "–".join(f"{v:.1f}" for v in values) + " ms a " + name[len("ms_per_"):]
+        return "–".join(f"{v:.1f}" for v in values) + " ms a " + name[len("ms_per_") :]
     for unit in ("mb", "gb"):
         if name.endswith("_" + unit):
             fmt = "{:,.0f}" if unit == "mb" else "{:.2f}"
-            return (name[: -3].replace("_", " ") + " "
-                    + "–".join(fmt.format(v) for v in values) + f" {unit.upper()}")
+            return (
+                name[:-3].replace("_", " ")
+                + " "
+                + "–".join(fmt.format(v) for v in values)
+                + f" {unit.upper()}"
+            )
     if name.endswith("_share"):
-        return (name[: -len("_share")].replace("_", " ") + " "
-                + "–".join(f"{100 * v:.1f}%" for v in values))
+        return (
+            name[: -len("_share")].replace("_", " ")
+            + " "
+            + "–".join(f"{100 * v:.1f}%" for v in values)
+        )
     if "ratio" in name:
         fmt = "{:,.0f}" if all(v >= 10 for v in values) else "{:.2f}"
         return name.replace("_", " ") + " " + "–".join(fmt.format(v) for v in values) + "×"
@@ -153,8 +195,10 @@ def _measured(run: dict) -> str:
 def page_table(runs: list[dict]) -> str:
     """The performance page's table: every benchmark's cases, the latest figures of each,
     then the sources of the transcribed ones."""
-    rows = ["| benchmark | case | figures | measured | calibration | file |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| benchmark | case | figures | measured | calibration | file |",
+        "|---|---|---|---|---|---|",
+    ]
     notes: list[str] = []
     for (bench, case), (run, numbers) in latest(runs).items():
         file = f"`{run['_path']}`"
@@ -163,8 +207,10 @@ def page_table(runs: list[dict]) -> str:
             if text not in notes:
                 notes.append(text)
             file += f" (note {notes.index(text) + 1})"
-        rows.append(f"| {bench} | {case} | {figures(numbers)} | {_measured(run)} | "
-                    f"{_calibration(run)} | {file} |")
+        rows.append(
+            f"| {bench} | {case} | {figures(numbers)} | {_measured(run)} | "
+            f"{_calibration(run)} | {file} |"
+        )
     body = "\n".join(rows)
     if notes:
         body += "\n\nNotes on the figures transcribed from the README's old speed log:\n\n"
@@ -180,11 +226,13 @@ def readme_table(runs: list[dict]) -> str:
         if (bench, case) in found:
             rows.append(f"| {what} | {figures(found[bench, case][1], names)} |")
     rows.append("")
-    rows.append("The latest result of each benchmark, on a shared 2-core machine whose speed "
-                "varies from hour to hour: a figure from a busy hour can be several times "
-                "lower than one from a quiet hour. The dates, the commits, the machine's "
-                "calibration and every other figure are on the "
-                "[performance page](docs/performance.md).")
+    rows.append(
+        "The latest result of each benchmark, on a shared 2-core machine whose speed "
+        "varies from hour to hour: a figure from a busy hour can be several times "
+        "lower than one from a quiet hour. The dates, the commits, the machine's "
+        "calibration and every other figure are on the "
+        "[performance page](docs/performance.md)."
+    )
     return "\n".join(rows)
 
 
@@ -204,8 +252,10 @@ def rendered(folder: Path = RESULTS) -> dict[Path, str | None]:
     its markers, or missing)."""
     runs = load(folder)
     out: dict[Path, str | None] = {}
-    for path, markers, block in ((PAGE, PAGE_MARKERS, page_table(runs)),
-                                 (README, README_MARKERS, readme_table(runs))):
+    for path, markers, block in (
+        (PAGE, PAGE_MARKERS, page_table(runs)),
+        (README, README_MARKERS, readme_table(runs)),
+    ):
         text = path.read_text(encoding="utf-8") if path.exists() else ""
         out[path] = replace_block(text, markers, block)
     return out
@@ -215,8 +265,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", action="store_true", help="update the page and the README")
-    group.add_argument("--check", action="store_true",
-                       help="exit 1 if the page or the README is not what the results give")
+    group.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 if the page or the README is not what the results give",
+    )
     args = parser.parse_args()
     if not (args.write or args.check):
         runs = load()

@@ -32,27 +32,41 @@ from machine import print_machine
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 #: the fields of every result file
-REQUIRED = ("benchmark", "commit", "dirty", "date", "machine", "calibration", "args",
-            "results", "source")
+REQUIRED = (
+    "benchmark",
+    "commit",
+    "dirty",
+    "date",
+    "machine",
+    "calibration",
+    "args",
+    "results",
+    "source",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--no-save`` to a benchmark's arguments."""
-    parser.add_argument("--no-save", action="store_true",
-                        help="write no result file under benchmarks/results/ (a trial run)")
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="write no result file under benchmarks/results/ (a trial run)",
+    )
 
 
 def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def commit() -> tuple[str | None, bool | None]:
     """The checkout's commit and whether tracked files differ from it (None, None outside
     a git checkout)."""
     try:
-        return _git("rev-parse", "HEAD"), bool(_git("status", "--porcelain",
-                                                    "--untracked-files=no"))
+        return _git("rev-parse", "HEAD"), bool(
+            _git("status", "--porcelain", "--untracked-files=no")
+        )
     except (OSError, subprocess.CalledProcessError):
         return None, None
 
@@ -89,10 +103,17 @@ class Run:
         sha, dirty = commit()
         now = time.gmtime()
         arguments = {k: v for k, v in vars(args).items() if k != "no_save"}
-        self.data = {"benchmark": benchmark, "commit": sha, "dirty": dirty,
-                     "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", now), "machine": about,
-                     "calibration": calibration, "args": arguments, "results": {},
-                     "source": "measured"}
+        self.data = {
+            "benchmark": benchmark,
+            "commit": sha,
+            "dirty": dirty,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
+            "machine": about,
+            "calibration": calibration,
+            "args": arguments,
+            "results": {},
+            "source": "measured",
+        }
         name = f"{time.strftime('%Y%m%dT%H%M%SZ', now)}-{(sha or 'nogit')[:7]}.json"
         self.path = None if getattr(args, "no_save", False) else RESULTS / benchmark / name
 

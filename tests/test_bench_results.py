@@ -21,8 +21,17 @@ import report  # noqa: E402  (benchmarks/ is not a package)
 
 #: the fields of every result file (``store.REQUIRED``; not imported, as ``store`` would
 #: start numba for the machine lines)
-REQUIRED = ("benchmark", "commit", "dirty", "date", "machine", "calibration", "args",
-            "results", "source")
+REQUIRED = (
+    "benchmark",
+    "commit",
+    "dirty",
+    "date",
+    "machine",
+    "calibration",
+    "args",
+    "results",
+    "source",
+)
 SCRIPTS = sorted(p.stem for p in BENCHMARKS.glob("bench_*.py"))
 FILES = sorted(report.RESULTS.glob("*/*.json"))
 DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -30,15 +39,22 @@ DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 def _figure(value) -> bool:
     if isinstance(value, list):
-        return len(value) == 2 and all(_figure(v) and not isinstance(v, bool) for v in value) \
+        return (
+            len(value) == 2
+            and all(_figure(v) and not isinstance(v, bool) for v in value)
             and value[0] <= value[1]
+        )
     return isinstance(value, (int, float)) and value == value  # no NaN
 
 
 def test_store_fields_match():
     tree = ast.parse((BENCHMARKS / "store.py").read_text(encoding="utf-8"))
-    found = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-             and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["REQUIRED"]]
+    found = [
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["REQUIRED"]
+    ]
     assert found == [REQUIRED]
 
 
@@ -61,8 +77,9 @@ def test_result_file(path):
     assert path.name.startswith(data["date"].replace("-", "").replace(":", ""))
     assert isinstance(data["args"], dict) and isinstance(data["machine"], dict)
     calibration = data["calibration"]
-    assert calibration is None or (set(calibration) == {"loop_s", "memory_s"}
-                                   and all(v > 0 for v in calibration.values()))
+    assert calibration is None or (
+        set(calibration) == {"loop_s", "memory_s"} and all(v > 0 for v in calibration.values())
+    )
     assert data["results"] and isinstance(data["results"], dict)
     for case, numbers in data["results"].items():
         assert numbers and all(_figure(v) for v in numbers.values()), (case, numbers)
@@ -72,8 +89,11 @@ def test_result_file(path):
         assert path.name.endswith(f"-{data['commit'][:7]}.json")
         assert all(not isinstance(v, list) for n in data["results"].values() for v in n.values())
     else:
-        assert re.fullmatch(r"transcribed from README\.md at [0-9a-f]{7,40} \(measured at "
-                            r"(?:[0-9a-f]{7,40}|a commit not named), [^)]+\)", data["source"])
+        assert re.fullmatch(
+            r"transcribed from README\.md at [0-9a-f]{7,40} \(measured at "
+            r"(?:[0-9a-f]{7,40}|a commit not named), [^)]+\)",
+            data["source"],
+        )
 
 
 def test_results_exist_for_the_headline_rows():
@@ -86,15 +106,17 @@ def test_results_exist_for_the_headline_rows():
 def test_performance_page_is_generated_from_the_results():
     text = report.rendered()[report.PAGE]
     assert text is not None, "docs/performance.md lacks its results markers"
-    assert text == report.PAGE.read_text(encoding="utf-8"), \
+    assert text == report.PAGE.read_text(encoding="utf-8"), (
         "docs/performance.md is stale: run python benchmarks/report.py --write"
+    )
 
 
 def test_readme_speed_table_is_generated_from_the_results():
     text = report.rendered()[report.README]
     assert text is not None, "README.md lacks the speed-table markers"
-    assert text == report.README.read_text(encoding="utf-8"), \
+    assert text == report.README.read_text(encoding="utf-8"), (
         "README.md's speed table is stale: run python benchmarks/report.py --write"
+    )
 
 
 def test_report_doctests():
@@ -102,10 +124,17 @@ def test_report_doctests():
 
 
 def test_latest_takes_each_case_from_its_newest_run():
-    runs = [{"benchmark": "bench_game", "date": d, "_path": p, "results": r}
-            for d, p, r in [("2026-12-01T00:00:00Z", "a", {"changsha": {"hands_per_s": 1},
-                                                             "generic": {"hands_per_s": 2}}),
-                            ("2026-12-02T00:00:00Z", "b", {"changsha": {"hands_per_s": 3}})]]
+    runs = [
+        {"benchmark": "bench_game", "date": d, "_path": p, "results": r}
+        for d, p, r in [
+            (
+                "2026-12-01T00:00:00Z",
+                "a",
+                {"changsha": {"hands_per_s": 1}, "generic": {"hands_per_s": 2}},
+            ),
+            ("2026-12-02T00:00:00Z", "b", {"changsha": {"hands_per_s": 3}}),
+        ]
+    ]
     found = report.latest(runs)
     assert found["bench_game", "changsha"][1] == {"hands_per_s": 3}
     assert found["bench_game", "generic"][0]["_path"] == "a"
@@ -113,7 +142,9 @@ def test_latest_takes_each_case_from_its_newest_run():
 
 def test_replace_block():
     markers = ("<!-- a -->", "<!-- b -->")
-    assert report.replace_block("x\n<!-- a -->\nold\n<!-- b -->\ny", markers, "new") \
+    assert (
+        report.replace_block("x\n<!-- a -->\nold\n<!-- b -->\ny", markers, "new")
         == "x\n<!-- a -->\nnew\n<!-- b -->\ny"
+    )
     assert report.replace_block("x <!-- b --> <!-- a -->", markers, "new") is None
     assert report.replace_block("x", markers, "new") is None
