@@ -3,7 +3,7 @@ table (§4.7), the payment examples (§4.9), 对宝 and the 番 of §4.11, and s
 吃听, 换宝 and 分张.
 
 A position test builds the state the engine reads and asks the engine's own tests
-(:func:`mjsim.game.engine._win`, ``_self_win``, ``_win_on``) and the model's settlement.
+(:func:`mjsim.game.wins.win_test`, ``self_win``, ``win_test_on``) and the model's settlement.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import pytest
 from mjsim.game import record as R
 from mjsim.game.bots import choose_discard
 from mjsim.game.config import game_config
-from mjsim.game.engine import (CLAIM_CHOW, CLAIM_PUNG, _change_indicator, claim_on,
-                               _fenzhang, _push, _self_win, _tail_tile, _turn_indicator,
-                               _win, _win_on, _win_on_ready)
+from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, push_out
+from mjsim.game.engine import fenzhang
 from mjsim.game.play import play_frame
 from mjsim.game.scoring import bao as BAO
 from mjsim.game.scoring import settle
@@ -26,6 +25,8 @@ from mjsim.game.state import (P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEALER, P_HEAD
                               P_RESERVED, P_TAIL, P_TURNS, PUSH_NONE, ST_COST, ST_DECLARED,
                               ST_KEY, ST_PUSH, ST_READY, add_meld, cost, new_scratch,
                               new_state)
+from mjsim.game.wall import change_indicator, tail_tile, turn_indicator
+from mjsim.game.wins import self_win, win_on_ready, win_test, win_test_on
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
@@ -83,25 +84,25 @@ def _items(bits):
 ])
 def test_win_predicate_examples(hand, melds, win):
     g, S, W = _state(HZ, hand, melds)
-    assert _win(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is win
+    assert win_test(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is win
     # without 报听 nothing wins (天胡 aside)
     S.status[0, ST_DECLARED] = False
-    assert _win(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is False
+    assert win_test(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is False
 
 
 def test_red_pair_option():
     """hrb_red_pair_substitutes=false: the 中 pair no longer stands for the pung."""
     rules = load_rules(HZ, hrb_red_pair_substitutes=False)
     g, S, W = _state(rules, "77z 234m 456m 678p 567p")
-    assert _win(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is False
+    assert win_test(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is False
 
 
 def test_tianhu_needs_no_declaration():
     """The dealer's 14 dealt tiles win without 报听: 天胡, 64 alone."""
     g, S, W = _state(HZ, "55m 123m 678p 444p 234s", dealer=0, turns=0, declared=False)
-    assert _win(g, S, W, 0, R.WIN_ZIMO, -1) == (True, 64, 1 << BAO.I_TIANHU)
+    assert win_test(g, S, W, 0, R.WIN_ZIMO, -1) == (True, 64, 1 << BAO.I_TIANHU)
     S.pos[P_TURNS] = 1  # after a discard, no 报听, no win
-    assert _win(g, S, W, 0, R.WIN_ZIMO, -1)[0] is False
+    assert win_test(g, S, W, 0, R.WIN_ZIMO, -1)[0] is False
 
 
 # --------------------------------------------------------------------------- §4.7
@@ -125,7 +126,7 @@ TWO_MELDS = (("1m", C), ("9p", P))
 def test_bao_and_dafeng_table(hand, bao, drawn, units, items):
     """The §4.7 table (two exposed melds assumed): a declared seat's drawn tile."""
     g, S, W = _state(HZ, hand, TWO_MELDS, bao=bao)
-    assert _self_win(g, S, W, 0, _k(drawn), R.WIN_ZIMO, 1)
+    assert self_win(g, S, W, 0, _k(drawn), R.WIN_ZIMO, 1)
     assert (int(S.units[0]), _items(S.bits[0])) == (units, items)
 
 
@@ -133,21 +134,21 @@ def test_bao_kinds_and_no_ron_on_a_discarded_bao():
     """Indicator K: the other copies of K and next(K) are 宝 (9 wraps to 1; 中 only 中); a
     discarded 宝 is won on by nobody unless hrb_ron_on_bao."""
     g, S, W = _state(HZ, "79s 55p 456p", TWO_MELDS, bao="7s")
-    assert not _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]  # 8s = next(7s): a 宝
+    assert not win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]  # 8s = next(7s): a 宝
     S.pos[P_BAO] = _k("9s")  # 宝 9s and 1s
-    assert _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]
+    assert win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]
     g2, S2, W2 = _state(load_rules(HZ, hrb_ron_on_bao=True), "79s 55p 456p", TWO_MELDS,
                         bao="7s")
-    assert _win_on(g2, S2, W2, 0, _k("8s"), R.WIN_DIANPAO)[0]
+    assert win_test_on(g2, S2, W2, 0, _k("8s"), R.WIN_DIANPAO)[0]
     # hrb_bao_next_wrap=false: nothing follows a 9 (indicator 9s: 9s alone)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="9s")
-    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
+    assert self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
     g, S, W = _state(load_rules(HZ, hrb_bao_next_wrap=False), "79s 55p 456p 1s", TWO_MELDS,
                      bao="9s")
-    assert not _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
+    assert not self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
     # 中 as indicator: only the other 中 are 宝 (next(7z) is not in the 112 tiles)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="7z")
-    assert _self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1) is False
+    assert self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1) is False
 
 
 # --------------------------------------------------------------------------- §4.9
@@ -164,7 +165,7 @@ def test_payment_example_one():
     """The dealer (seat 0), 闷听 on a 79s 卡 wait; seat 2, not declared, discards 8s:
     M = 4; seat 2 pays 16, seats 1 and 3 pay 8: 32 in all."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s", seat=0, dealer=0, menting=True)
-    legal, units, bits = _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
+    legal, units, bits = win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
     assert legal and units == 4 and _items(bits) == {"edge", "menting"}
     S.units[0], S.bits[0] = units, bits
     assert _pay(g, S, W, 0, 2, R.WIN_DIANPAO) == [32, -8, -16, -8]
@@ -174,7 +175,7 @@ def test_payment_example_two():
     """A non-dealer in 闷听 wins by 宝中宝: M = 32; the dealer pays 64, the others 32."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s 8s", seat=1, dealer=0, menting=True,
                      bao="8s")
-    assert _self_win(g, S, W, 1, _k("8s"), R.WIN_ZIMO, 1)
+    assert self_win(g, S, W, 1, _k("8s"), R.WIN_ZIMO, 1)
     assert int(S.units[1]) == 32 and _items(S.bits[1]) == {"baozhongbao", "menting"}
     assert _pay(g, S, W, 1, -1, R.WIN_ZIMO) == [-64, 128, -32, -32]
 
@@ -183,7 +184,7 @@ def test_a_discarder_who_had_declared_pays_single():
     """N(p) = 1 where the discarder had declared before his discard."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s", seat=0, dealer=1, menting=True)
     S.model[BAO.M_DECLARE_TURN + 2] = 3  # seat 2 declared on turn 3, discards on turn 10
-    legal, units, bits = _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
+    legal, units, bits = win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
     S.units[0], S.bits[0] = units, bits
     assert _pay(g, S, W, 0, 2, R.WIN_DIANPAO) == [16, -8, -4, -4]
 
@@ -196,22 +197,22 @@ def test_ne_alt_fan():
     wait); 手把一 wins only as 飘胡."""
     # closed 5s the only wait, concealed: 夹胡 + 立门胡 = 2 番, won on a discard
     g, S, W = _state(NE, "123m 789p 111z 46s 55s", declared=True)
-    legal, units, bits = _win_on(g, S, W, 0, _k("5s"), R.WIN_DIANPAO)
+    legal, units, bits = win_test_on(g, S, W, 0, _k("5s"), R.WIN_DIANPAO)
     assert legal and units == 4 and _items(bits) == {"edge", "limen"}
     # 46s 55s plus 4s or 6s... a two-kind wait is no 夹胡
     g, S, W = _state(NE, "123m 789p 111z 45s 55s")
-    legal, units, bits = _win_on(g, S, W, 0, _k("6s"), R.WIN_DIANPAO)
+    legal, units, bits = win_test_on(g, S, W, 0, _k("6s"), R.WIN_DIANPAO)
     assert legal and _items(bits) == {"limen"}
     # 飘胡: pungs only, 对对 wait; self-drawn; exposed melds: no 立门胡
     g, S, W = _state(NE, "111z 99p 55s 5s", (("1m", P), ("9m", P)))
-    legal, units, bits = _win(g, S, W, 0, R.WIN_ZIMO, _k("5s"))
+    legal, units, bits = win_test(g, S, W, 0, R.WIN_ZIMO, _k("5s"))
     assert legal and _items(bits) == {"zimo", "piao"} and units == 8
     # 手把一: one concealed tile (a single wait), a chow among the melds: no win
     melds = (("1m", C), ("9p", P), ("1z", P), ("5s", P))
     g, S, W = _state(NE, "9s", melds)
-    assert not _win_on(g, S, W, 0, _k("9s"), R.WIN_DIANPAO)[0]
+    assert not win_test_on(g, S, W, 0, _k("9s"), R.WIN_DIANPAO)[0]
     g, S, W = _state(load_rules(NE, neb_shoubayi_only_piao=False), "9s", melds)
-    assert _win_on(g, S, W, 0, _k("9s"), R.WIN_DIANPAO)[0]
+    assert win_test_on(g, S, W, 0, _k("9s"), R.WIN_DIANPAO)[0]
 
 
 # --------------------------------------------------------------------------- scripted
@@ -241,7 +242,7 @@ def test_replacement_tiles_come_from_the_reserve():
     wall = np.arange(112, dtype=np.int8) % 34
     S.pos[P_TAIL] = 112
     S.pos[P_BAO_SLOT] = 6
-    taken = [int(_tail_tile(g, S, wall)) for _ in range(9)]
+    taken = [int(tail_tile(g, S, wall)) for _ in range(9)]
     assert taken == [int(wall[i]) for i in (111, 110, 109, 108, 107, 106, 104, 99, 98)]
     assert S.pos[P_TAIL] == 110  # two from the live wall
     assert S.pos[P_RESERVED] == 0b10111111
@@ -260,10 +261,10 @@ def test_huanbao(trigger, seen, changed):
     wall = np.zeros(112, dtype=np.int8)
     wall[112 - 7] = _k("4s")
     wall[112 - 8] = _k("2p")
-    _turn_indicator(g, S, wall, 6)
+    turn_indicator(g, S, wall, 6)
     for tile, n in seen.items():
         S.seen[_k(tile)] = n
-    _change_indicator(g, S, wall)
+    change_indicator(g, S, wall)
     assert (S.pos[P_BAO] == _k("2p")) == changed and S.pos[P_BAO_CHANGES] == int(changed)
     if changed:  # the old indicator stays dead and seen; the new one is seen too
         assert S.pos[P_RESERVED] == 0b11000000 and S.seen[_k("2p")] == 1
@@ -278,7 +279,7 @@ def test_fenzhang_win():
     wall[112 - 10] = _k("8s")  # slot 10: seat 1's
     S.pos[P_BAO_SLOT] = 6
     rec = np.zeros(len(game_config(HZ).columns), dtype=np.int32)
-    assert _fenzhang(g, S, W, wall, rec, 0) == 1
+    assert fenzhang(g, S, W, wall, rec, 0) == 1
     assert rec[R.C_WIN_KIND] == R.WIN_HAIDILAO and rec[R.C_WIN_TILE] == _k("8s")
     assert S.seen[_k("3m")] == 1 and S.concealed[0].sum() == 0
     # 自摸, 卡, 闷听: M = 8; the winner is the dealer: 16 from each
@@ -304,11 +305,11 @@ def test_duibao_wins_at_once():
     self-drawn 宝 (+2 番); here with 立门胡 (+1): 8 from each."""
     g, S, W = _state(NE, "123m 789p 111z 46s 55s", seat=0, dealer=1, bao="4s")
     rec = np.zeros(len(game_config(NE).columns), dtype=np.int32)
-    assert _win_on_ready(g, S, W, np.zeros(136, np.int8), rec, 0)
+    assert win_on_ready(g, S, W, np.zeros(136, np.int8), rec, 0)
     assert rec[R.C_UNITS] == 8 and _items(rec[R.C_PATTERNS]) == {"duibao", "limen"}
     assert rec[R.C_WIN_TILE] == _k("5s") and S.concealed[0].sum() == 13
     S.pos[P_BAO] = _k("7z")  # 宝 7z, 5z: not among the waits
-    assert not _win_on_ready(g, S, W, np.zeros(136, np.int8), rec, 0)
+    assert not win_on_ready(g, S, W, np.zeros(136, np.int8), rec, 0)
 
 
 def test_push_out_a_pair():
@@ -319,19 +320,19 @@ def test_push_out_a_pair():
     for bot, pushed in ((R.BOT_VALUE, "5s"), (R.BOT_EFFICIENCY, None)):
         g, S, W = _state(HZ, hand)
         S.seen[_k("8s")] = 1  # one 8s visible: 5s has more live copies
-        _push(g, S, W, 0, _k("9p"), bot)
+        push_out(g, S, W, 0, _k("9p"), bot)
         want = PUSH_NONE if pushed is None else _k(pushed) + PUSH_NONE + 1
         assert S.status[0, ST_PUSH] == want
         S.concealed[0, _k("9p")] -= 1
-        five = _win_on(g, S, W, 0, _k("5s"), R.WIN_DIANPAO)
-        eight = _win_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
+        five = win_test_on(g, S, W, 0, _k("5s"), R.WIN_DIANPAO)
+        eight = win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
         if pushed:
             assert five[0] and five[1] == 2 and _items(five[2]) == {"push"} and not eight[0]
         else:
             assert five[:2] == (True, 1) and eight[:2] == (True, 1)
     # a wait with one pair (and a 卡) is no 对倒: nothing set aside
     g, S, W = _state(HZ, "111m 234p 567p 55s 79s 9p")
-    _push(g, S, W, 0, _k("9p"), R.BOT_VALUE)
+    push_out(g, S, W, 0, _k("9p"), R.BOT_VALUE)
     assert S.status[0, ST_PUSH] == PUSH_NONE
 
 

@@ -5,7 +5,7 @@ scripted wall, the dealer-pair stakes, and the invariants of played hands.
 
 Values are the defaults (软 1, 硬 2, 双翻 4; 底分 1); the 财神 is 7z unless said (its three
 copies wild). A position test builds the state the engine reads and asks the engine's own
-win test (:func:`mjsim.game.engine._win`).
+win test (:func:`mjsim.game.wins.win_test`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import pytest
 from mjsim.game import record as R
 from mjsim.game.bots import SHED_SINGLE, choose_discard, forced_discard
 from mjsim.game.config import game_config
-from mjsim.game.engine import _ron_claims, _win, _win_on
+from mjsim.game.decisions import ron_claims
 from mjsim.game.play import play_frame, play_wall, replay
 from mjsim.game.scoring import caishen as CA
 from mjsim.game.state import (P_DEALER, P_LAST, P_TURNS, ST_READY, add_meld, new_scratch,
                               new_state)
+from mjsim.game.wins import win_test, win_test_on
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.rules import RulesError, load_rules
 from scripted import build_wall, kinds
@@ -56,7 +57,7 @@ def _state(rules, hands, melds=(), wild="7z", dealer=1, turns=10):
 def _value(concealed, melds=(), kind="dianpao", tile=None, rules=CS, **kw):
     """Seat 0's win test on ``concealed`` (with the winning tile): (legal, units, tier, types)."""
     g, S, W = _state(rules, {0: concealed}, [(0, f, m) for f, m in melds], **kw)
-    legal, units, bits = _win(g, S, W, 0, R.WIN_KINDS.index(kind), _k(tile) if tile else -1)
+    legal, units, bits = win_test(g, S, W, 0, R.WIN_KINDS.index(kind), _k(tile) if tile else -1)
     types = {p.id for b, p in enumerate(CA.PATTERNS) if bits >> b & 1}
     return legal, units, CA.TIERS[bits >> CA._TIER_SHIFT & 3], types
 
@@ -129,11 +130,11 @@ def test_value_table(concealed, melds, kw, expected):
 def test_soft_readings_only_without_a_hard_one():
     """归位: three 7z as their own pung is a hard reading; the reading is recorded."""
     g, S, W = _state(CS, {0: "777z123m456m789p111s2s2s"})
-    _, _, bits = _win(g, S, W, 0, R.WIN_ZIMO, _k("2s"))
+    _, _, bits = win_test(g, S, W, 0, R.WIN_ZIMO, _k("2s"))
     assert bits >> CA._READING_SHIFT & 3 == CA.RD_GUIWEI and bits >> CA._CAI_SHIFT & 7 == 3
     assert bits >> CA._PAOMA_SHIFT == CA.PS_SANCAI  # its 16 tiles held the three 财神
     g, S, W = _state(CS, {0: "123m456m78p111s234s5s7z9p"})
-    _, _, bits = _win(g, S, W, 0, R.WIN_DIANPAO, _k("9p"))
+    _, _, bits = win_test(g, S, W, 0, R.WIN_DIANPAO, _k("9p"))
     assert bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
 
 
@@ -144,17 +145,17 @@ def test_a_discarded_caishen_is_its_natural_kind():
     g, S, W = _state(CS, {0: "123m456m789p111s23s5s7z"})
     S.model[CA.M_CAI] = _k("7z") + 1
     before = S.concealed[0].copy()
-    assert _win_on(g, S, W, 0, _k("7z"), R.WIN_DIANPAO)[0] is False
+    assert win_test_on(g, S, W, 0, _k("7z"), R.WIN_DIANPAO)[0] is False
     assert (S.concealed[0] == before).all() and S.wild[0, _k("7z")]
-    assert _win_on(g, S, W, 0, _k("7z"), R.WIN_ZIMO)[0]  # one's own draw is wild
+    assert win_test_on(g, S, W, 0, _k("7z"), R.WIN_ZIMO)[0]  # one's own draw is wild
     g, S, W = _state(CS, {0: "123m46m456p789p111s2s5m"}, wild="5m")
     S.model[CA.M_CAI] = _k("5m") + 1
-    legal, units, bits = _win_on(g, S, W, 0, _k("5m"), R.WIN_DIANPAO)
+    legal, units, bits = win_test_on(g, S, W, 0, _k("5m"), R.WIN_DIANPAO)
     assert legal and units == 1 and bits & 0xFFFF == 1 << CA.T_RUAN
     assert bits >> CA._CAI_SHIFT & 7 == 1 and bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
     assert bits >> CA._PAOMA_SHIFT == CA.PS_NONE
     g, S, W = _state("shanghai_baida", {0: "123m456m789p11s23s4z"}, wild="4z")
-    assert _win_on(g, S, W, 0, _k("4z"), R.WIN_DIANPAO)[0]  # a thrown 百搭 stays wild
+    assert win_test_on(g, S, W, 0, _k("4z"), R.WIN_DIANPAO)[0]  # a thrown 百搭 stays wild
 
 
 def test_stacked_shuangfan():
@@ -194,13 +195,13 @@ def test_claim_ranking_largest_hand_wins():
         S.status[s, ST_READY] = 1
     W.offered[0] = _k("9p")
     bots = np.zeros(4, np.int64)
-    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 1 << 2
+    assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 1 << 2
     hands = {1: "123p456p789s222s345s9p", 3: "123m456m789m111z234m9p", 0: "1z"}
     g, S, W = _state(CS, hands, dealer=0)
     for s in (1, 3):
         S.status[s, ST_READY] = 1
     W.offered[0] = _k("9p")
-    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 1 << 1
+    assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 1 << 1
     # the order of §3.4 inside 双翻 and 硬
     order = [CA.T_DANDIAO, CA.T_YING_BADUI, CA.T_QINGYISE, CA.T_PENGPENG, CA.T_SANCAI_YING,
              CA.T_QIANGGANG, CA.T_PINGHU, CA.T_RUAN]

@@ -24,10 +24,11 @@ from mjsim.game import values as V
 from mjsim.game.bots import choose_discard, choose_void
 from mjsim.game.config import game_config
 from mjsim.game import record as R
-from mjsim.game.engine import _after_discard, _barred, _pass, _ron_claims, _win, may_pass_win
+from mjsim.game.decisions import after_discard, barred, may_pass_win, pass_win, ron_claims
 from mjsim.game.play import columns, play_frame, play_rows, play_wall, replay
 from mjsim.game.state import (MELD_CHOW, RON_BOT, RON_PASS, RON_WIN, ST_DECLARED, ST_READY,
                               ST_RON, new_scratch, new_state)
+from mjsim.game.wins import win_test
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
@@ -90,10 +91,10 @@ def test_void_suit_blocks_a_win_1_8():
     """RULES.md §1.8, void suit p: 123m678m555s789s5m +5m wins, 123m678m555s789s5p +5p not."""
     rules = load_rules("dingque")
     g, S, W = _position(rules, {0: "123m678m555s789s55m", 1: "123m678m555s789s55p"}, void=1)
-    assert _win(g, S, W, 0, 1, -1)[0]
-    assert not _win(g, S, W, 1, 1, -1)[0]
+    assert win_test(g, S, W, 0, 1, -1)[0]
+    assert not win_test(g, S, W, 1, 1, -1)[0]
     S.void[1] = 2  # the same p hand with s void holds s tiles: no win either
-    assert not _win(g, S, W, 1, 1, -1)[0]
+    assert not win_test(g, S, W, 1, 1, -1)[0]
 
 
 def test_void_choice():
@@ -210,7 +211,7 @@ def test_several_win_claims(policy, winners):
     S.status[1:3, ST_READY] = 1
     W.offered[0] = parse_hand("5s").counts.argmax()
     bots = np.zeros(4, dtype=np.int64)
-    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == winners
+    assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == winners
     if policy == "largest":
         assert S.units[2] == 1 and S.units[1] == 0
 
@@ -228,11 +229,11 @@ def test_a_win_or_pass_choice_overrides_the_bot_once():
     assert may_pass_win(g, S, W, 1, 0, five_s) and may_pass_win(g, S, W, 2, 0, five_s)
     assert not may_pass_win(g, S, W, 3, 0, five_s)
     S.status[1, ST_RON] = RON_PASS
-    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
-    assert _barred(g, S, 1, 0, five_s) and not may_pass_win(g, S, W, 1, 0, five_s)
+    assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
+    assert barred(g, S, 1, 0, five_s) and not may_pass_win(g, S, W, 1, 0, five_s)
     assert (S.status[:, ST_RON] == RON_BOT).all()
     S.status[1, ST_RON] = RON_WIN  # barred: a choice cannot win what the rules bar
-    assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
+    assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 0b0100
     assert (S.status[:, ST_RON] == RON_BOT).all()
 
 
@@ -241,11 +242,11 @@ def test_pass_bars(bar, other_kind_barred):
     """过手 bars every tile of others until one's discard; the same-kind bar only the kind."""
     rules = _with_game(load_rules("generic"), pass_bar=bar)
     g, S, W = _position(rules, {})
-    _pass(g, S, 1, 5)
-    assert _barred(g, S, 1, 0, 5)
-    assert _barred(g, S, 1, 0, 6) == other_kind_barred
-    _pass(g, S, 1, 8)  # a second kind passed: both stay barred
-    assert _barred(g, S, 1, 0, 5) and _barred(g, S, 1, 0, 8)
+    pass_win(g, S, 1, 5)
+    assert barred(g, S, 1, 0, 5)
+    assert barred(g, S, 1, 0, 6) == other_kind_barred
+    pass_win(g, S, 1, 8)  # a second kind passed: both stay barred
+    assert barred(g, S, 1, 0, 5) and barred(g, S, 1, 0, 8)
 
 
 def test_declare_required():
@@ -261,8 +262,8 @@ def test_declare_required():
         S.status[seat, ST_READY] = 1
     rec = np.zeros(len(columns(rules)), np.int32)
     wall = np.zeros(136, np.int8)
-    _after_discard(g, S, W, wall, rec, 0, 0)
-    _after_discard(g, S, W, wall, rec, 1, 0)
+    after_discard(g, S, W, wall, rec, 0, 0)
+    after_discard(g, S, W, wall, rec, 1, 0)
     assert S.status[0, ST_DECLARED] == 0 and S.status[1, ST_DECLARED] == 1
 
 

@@ -14,9 +14,9 @@ from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game import shape as SH
 from mjsim.game.config import game_config, playable_rules, with_readiness
-from mjsim.game.engine import _record_ready
 from mjsim.game.play import play_frame
 from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
+from mjsim.game.wins import record_ready
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules
 from scripted import kinds
@@ -69,7 +69,7 @@ def test_a_two_sided_wait_recorded():
     S.seen[kinds("6s")[0]] = 1
     S.pos[P_TURNS] = 7
     rec = np.zeros(len(game_config("generic").columns), np.int32)
-    _record_ready(g, S, W, rec, 0)
+    record_ready(g, S, W, rec, 0)
     assert rec[R.C_READY_TURN] == 7 and rec[R.C_READY_LIVE] == 5
     assert _waits_of(rec) == kinds("3s 6s") and rec[R.C_READY_OPEN] == 0
 
@@ -87,7 +87,7 @@ _WIDEST = ("ryanmen", "shanpon", "closed", "edge", "single")
 
 
 def _recorded(rules, text, melds=(), wild=None):
-    """``_record_ready`` of seat 0 holding ``text`` (and ``melds``: (kind, type) rows; the
+    """``record_ready`` of seat 0 holding ``text`` (and ``melds``: (kind, type) rows; the
     kind ``wild`` wild for it)."""
     g = with_readiness(game_config(rules).rules_arrays)
     S = new_state()
@@ -99,7 +99,7 @@ def _recorded(rules, text, melds=(), wild=None):
         add_meld(g, S, 0, np.int64(kind), np.int64(mtype), np.int64(1))
     S.pos[P_TURNS] = 5
     rec = np.zeros(len(game_config(rules).columns), np.int32)
-    _record_ready(g, S, W, rec, 0)
+    record_ready(g, S, W, rec, 0)
     return rec
 
 
@@ -230,7 +230,7 @@ def test_recorded_waits_are_the_waits_kernels(rules):
             S.void[0] = void
         S.pos[P_TURNS] = 3
         rec = np.zeros(len(game_config(rules).columns), np.int32)
-        _record_ready(g, S, W, rec, 0)
+        record_ready(g, S, W, rec, 0)
         assert _waits_of(rec) == list(np.flatnonzero(row)), (rules, counts_to_compact(counts))
 
 

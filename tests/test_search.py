@@ -9,18 +9,20 @@ import pytest
 
 import mjsim.game.play as play_mod
 from mjsim.efficiency import waits_batch
-from mjsim.game import engine as EN
 from mjsim.game import record as R
 from mjsim.game import scoring as SC
 from mjsim.game import values as V
 from mjsim.game.advise import position
 from mjsim.game.config import game_config
+from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import (COUNTS, DISCARD, Z_DROP, Z_LEAVE, _leader, _settled,
+from mjsim.game.search import (COUNTS, DISCARD, Z_DROP, Z_LEAVE, leader, settled,
                                search_policy, weigh, world)
 from mjsim.game.state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG,
                               P_HEAD, P_TAIL, STATE, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY,
                               copy_state, cost, new_scratch, new_state, reset_state)
+from mjsim.game.wall import deal
+from mjsim.game.wins import assess, ready_undeclared
 from mjsim.notation import parse_hand
 from mjsim.rules import load_rules
 from mjsim.walls import WallSpec, walls
@@ -48,7 +50,7 @@ def _dealt(rules: str, seed: int):
     wall = walls(WallSpec.from_rules(g.rules), seed, 0, 1)[0].copy()
     S, W = new_state(), new_scratch()
     reset_state(S, np.int64(0), np.int64(wall.size))
-    EN.deal(G, S, W, wall, np.int64(0))
+    deal(G, S, W, wall, np.int64(0))
     S.status[2, ST_DECLARED] = 1
     return G, S, W, wall
 
@@ -148,10 +150,10 @@ def test_a_world_is_possible_unless_a_seat_holds_a_hand_it_would_have_declared()
     assert 0 < impossible < 40  # both kinds of world were dealt
     G, S, W, wall = _mid_hand(V.DECLARE_OPTIONAL)
     S.concealed[3] = parse_hand("123456789m234p5p", load_rules("changsha")).counts
-    EN.assess(G, S, W, np.int64(3), np.int64(R.BOT_EFFICIENCY), np.int64(1))
-    assert _ready(S.concealed[3]) and not EN.ready_undeclared(G, S, W, np.int64(3))
+    assess(G, S, W, np.int64(3), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    assert _ready(S.concealed[3]) and not ready_undeclared(G, S, W, np.int64(3))
     S.discards[3, 0] = 1  # the same hand after a discard: it would have been declared
-    assert EN.ready_undeclared(G, S, W, np.int64(3))
+    assert ready_undeclared(G, S, W, np.int64(3))
 
 
 def test_the_search_redraws_a_world_a_seat_could_not_be_in():
@@ -222,16 +224,16 @@ def _decision(shift1: float, shift2: float, r: int = 16):
 
 def test_the_sequential_test_drops_the_worse_and_leaves_for_the_clearly_better():
     P, r, n = _decision(-2.0, +2.0)  # ±2 a world, s.e. 0.25: z ≈ ∓8
-    assert _settled(P, r, n)
+    assert settled(P, r, n)
     assert P.played[1] == -r and P.played[2] == r  # candidate 1 dropped after r worlds
-    assert _leader(P, r, n) == 2
+    assert leader(P, r, n) == 2
     P, r, n = _decision(-2.0, 0.25)  # candidate 2 ahead by about one s.e.: keep sampling
-    assert not _settled(P, r, n) and _leader(P, r, n) == 0 and P.played[2] == r
+    assert not settled(P, r, n) and leader(P, r, n) == 0 and P.played[2] == r
     P, r, n = _decision(-2.0, -2.0)  # both worse: settled on the efficiency choice
-    assert _settled(P, r, n) and _leader(P, r, n) == 0 and (P.played[1:3] == -r).all()
+    assert settled(P, r, n) and leader(P, r, n) == 0 and (P.played[1:3] == -r).all()
     P, r, n = _decision(0.0, 0.0)
     P.payoffs[:r, 1:3] = P.payoffs[:r, :1]  # equal in every world: nothing to learn
-    assert _settled(P, r, n) and _leader(P, r, n) == 0
+    assert settled(P, r, n) and leader(P, r, n) == 0
     assert Z_LEAVE > Z_DROP > 0
 
 
@@ -308,22 +310,22 @@ def test_claim_options_are_the_pung_the_chows_and_declining(hand, tile):
     for o in (0, 2, 3):  # nobody else holds the kind
         S.concealed[o, t] = 0
     bots = np.zeros(4, np.int64)
-    EN.assess(G, S, W, np.int64(1), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    assess(G, S, W, np.int64(1), np.int64(R.BOT_EFFICIENCY), np.int64(1))
     choices, keys = np.zeros(34, np.int64), np.zeros(34, np.int64)
-    n = EN.claim_options(G, S, W, bots, np.int64(1), np.int64(0), np.int64(t), choices, keys)
+    n = claim_options(G, S, W, bots, np.int64(1), np.int64(0), np.int64(t), choices, keys)
     assert set(choices[:n].tolist()) == _claim_options_naive(S.concealed[1], t, True)
     assert len(set(choices[:n].tolist())) == n
     for c, key in zip(choices[:n], keys[:n]):
         X = new_state()
         copy_state(S, X)
         X.status[1, ST_CLAIM] = c
-        got = tuple(int(v) for v in EN.claim_on(G, X, W, bots, np.int64(0), np.int64(t)))
+        got = tuple(int(v) for v in claim_on(G, X, W, bots, np.int64(0), np.int64(t)))
         if c == CLAIM_DECLINE:
             assert got[0] == -1 and key == S.status[1, ST_KEY]
         elif c == CLAIM_TAKE_PUNG:
-            assert got == (1, EN.CLAIM_PUNG, t)
+            assert got == (1, CLAIM_PUNG, t)
         else:
-            assert got == (1, EN.CLAIM_CHOW, c - CLAIM_TAKE_CHOW)
+            assert got == (1, CLAIM_CHOW, c - CLAIM_TAKE_CHOW)
     assert S.status[1, ST_CLAIM] == CLAIM_BY_BOT
 
 

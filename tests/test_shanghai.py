@@ -4,7 +4,7 @@ flower replacement), 大吊车, 抢杠, 开宝 and each 承包 payment case of �
 hands of a game, and the invariants of played hands.
 
 Values: b0 = 1, L = 20 (the defaults). A position test builds the state the engine reads and
-asks the engine's own win test (:func:`mjsim.game.engine._win`); a scripted wall is played
+asks the engine's own win test (:func:`mjsim.game.wins.win_test`); a scripted wall is played
 by the engine from its deal (:func:`tests.scripted.build_wall`), efficiency bots throughout.
 """
 
@@ -15,12 +15,13 @@ import pytest
 
 from mjsim.game import record as R
 from mjsim.game.config import game_config
-from mjsim.game.engine import _barred, _pass, _ron_claims, _win
+from mjsim.game.decisions import barred, pass_win, ron_claims
 from mjsim.game.play import play_frame, play_wall, play_walls, replay
 from mjsim.game.scoring import shanghai as SH
 from mjsim.game.scoring import win_value
 from mjsim.game.state import (ST_BONUS, ST_DECLARED, ST_READY, add_meld, new_scratch,
                               new_state)
+from mjsim.game.wins import win_test
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
@@ -58,7 +59,7 @@ def _value(rules, concealed, melds=(), flowers=0, kind="dianpao", tile=None, kai
     if kind == "bonus":  # 八花齐 wins by the flowers alone, as the engine settles it
         legal, v, bits = win_value(g, W, S.concealed[0], S, 0, R.WIN_BONUS, -1)
     else:
-        legal, v, bits = _win(g, S, W, 0, R.WIN_KINDS.index(kind), t)
+        legal, v, bits = win_test(g, S, W, 0, R.WIN_KINDS.index(kind), t)
     items = {p.id for b, p in enumerate(SH.PATTERNS) if bits >> b & 1}
     return legal, v, SH.TYPES[bits >> SH._TYPE_SHIFT & 15], bits >> SH._H_SHIFT, items
 
@@ -421,8 +422,8 @@ def test_louhu_bars_only_the_passed_kind_until_the_player_moves():
     S.concealed[1] = parse_hand("123m456m789m11z55z").counts  # waits 1z and 5z, 混一色
     S.status[1, ST_READY] = 1
     bots = np.zeros(4, dtype=np.int64)
-    _pass(g, S, 1, _k("5z"))
+    pass_win(g, S, 1, _k("5z"))
     for tile, wins in (("5z", 0), ("1z", 1 << 1)):
         W.offered[0] = _k(tile)
-        assert _ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == wins
-    assert _barred(g, S, 1, 3, _k("5z")) and not _barred(g, S, 1, 3, _k("1z"))
+        assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == wins
+    assert barred(g, S, 1, 3, _k("5z")) and not barred(g, S, 1, 3, _k("1z"))

@@ -16,8 +16,8 @@ from mjsim import is_win
 from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
-from mjsim.game.engine import _win
 from mjsim.game.state import MELD_PUNG, add_meld, cost, new_scratch, new_state
+from mjsim.game.wins import win_test
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules
 from mjsim.walls import WallSpec
@@ -65,7 +65,7 @@ def test_no_fifth_copy_beside_a_melded_pung(rules, concealed, pung, wild, tile):
         hand = kinds(concealed)
         assert is_win(_text(hand, pungs), rules, wild=[w]) == wins
         g, S, W = _seat(rules, hand, pungs, w)
-        legal = _win(g, S, W, 0, R.WIN_ZIMO, t)[0]
+        legal = win_test(g, S, W, 0, R.WIN_ZIMO, t)[0]
         assert legal == wins, (rules, pungs)
     hand = kinds(concealed) + [east] * 3
     assert not is_win(_text(hand, []), rules, wild=[w])

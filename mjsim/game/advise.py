@@ -12,7 +12,7 @@ shanten and live improving tiles of what the discard leaves (:func:`mjsim.ukeire
 
 With ``claim`` (a tile another seat has just discarded, the seat holding one tile fewer)
 the choices weighed are the claims instead: each pung or chow the seat could make of it
-(:func:`mjsim.game.engine.claim_options`) and declining it, the shanten and live tiles
+(:func:`mjsim.game.decisions.claim_options`) and declining it, the shanten and live tiles
 those of the best discard after the claim.
 
 >>> rows = advise("changsha", "2258m2588p22558s9m", rollouts=24, seed=1)["discards"]
@@ -31,16 +31,18 @@ from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..notation import parse_hand, parse_tiles
 from ..rules import RuleSet, load_rules
 from ..tiles import Hand, Meld, name
-from . import engine as EN
 from . import record as R
 from . import scoring as SC
 from . import values as V
 from .bots import choose_discard, choose_void
 from .config import game_config
+from .decisions import CLAIM_PUNG, claim_on, claim_options
 from .state import (CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_LAST, P_TAIL,
                     P_TURNS, ST_COST, ST_QS_DONE, add_meld, copy_state, new_scratch, new_state,
                     reset_state)
 from .search import CLAIM, DISCARD, search_policy, weigh
+from .wall import deal
+from .wins import assess
 
 #: a z-score of a 95% interval
 Z95 = 1.959963984540054
@@ -100,7 +102,7 @@ def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, sea
     for _ in range(ATTEMPTS):  # walls whose indicator and reserve leave the tiles asked for
         wall = rng.permutation(g.spec.multiset).astype(np.int8)
         reset_state(S, np.int64(dealer), np.int64(wall.size))
-        EN.deal(G, S, W, wall, np.int64(dealer))
+        deal(G, S, W, wall, np.int64(dealer))
         lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
         slots = [j for j in range(lo, hi) if not G.is_bonus[wall[j]]]
         pool = (S.concealed.sum(axis=0).astype(np.int64)
@@ -139,7 +141,7 @@ def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, sea
         for s in range(4):
             S.void[s] = choose_void(G, S, W, np.int64(s))
     for o in others:
-        EN.assess(G, S, W, np.int64(o), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+        assess(G, S, W, np.int64(o), np.int64(R.BOT_EFFICIENCY), np.int64(1))
     return G, S, W, wall
 
 
@@ -223,9 +225,9 @@ def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: 
     S.discards[discarder, t] += 1
     S.pos[P_LAST] = t
     bots = np.zeros(4, np.int64)
-    EN.assess(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    assess(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY), np.int64(1))
     options, keys = np.zeros(34, np.int64), np.zeros(34, np.int64)
-    n = int(EN.claim_options(G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t),
+    n = int(claim_options(G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t),
                              options, keys))
     if n == 0:
         raise ValueError(f"seat {seat} has no pung or chow of {name(t)} from seat "
@@ -237,9 +239,9 @@ def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: 
     for o in range(4):  # the bot's own choice, not another seat's pung of the dealt tiles
         if o != seat:
             X.concealed[o, t] = 0
-    claimer, kind, first = EN.claim_on(G, X, W, bots, np.int64(discarder), np.int64(t))
+    claimer, kind, first = claim_on(G, X, W, bots, np.int64(discarder), np.int64(t))
     own = CLAIM_DECLINE if claimer != seat else \
-        CLAIM_TAKE_PUNG if kind == EN.CLAIM_PUNG else CLAIM_TAKE_CHOW + int(first)
+        CLAIM_TAKE_PUNG if kind == CLAIM_PUNG else CLAIM_TAKE_CHOW + int(first)
     choices = [own] + [int(c) for c in options[:n] if c != own]
     P = _weighed(rs, G, S, W, wall, choices, seat, rollouts, seed, discarder, t, CLAIM)
     rows = []

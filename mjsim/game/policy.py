@@ -1,16 +1,16 @@
-"""The policy the engine asks at discards, wins and claims: the heuristic bots, or a search.
+"""The policy the engine asks at discards, wins and claims: the heuristic bots, or another.
 
 The engine's hand loop calls :func:`discard`, :func:`win_or_pass` and :func:`claim` with a
 policy value ``P`` that the run passes down (:func:`mjsim.game.engine.play_games`). The
 calls are resolved while numba types them, as the scoring hooks are
 (:mod:`mjsim.game.scoring`): with :data:`HEURISTIC` (``()``) a discard is the heuristic
 bots' own choice (:func:`mjsim.game.bots.choose_discard`) and a win or a claim is left to
-the bots; with a :class:`mjsim.game.search.SearchPolicy` (a line-up with a ``search`` seat)
-all three are the search's (:func:`mjsim.game.search.discard`,
-:func:`mjsim.game.search.win_or_pass`, :func:`mjsim.game.search.claim`). A run without a
-search seat never imports, types or compiles the search, and a run with one compiles the
-engine's hand loop once more, for that policy; the search's rollouts play on with
-:data:`HEURISTIC`, the heuristic engine.
+the bots; any other policy value is a named tuple whose class a module registered here
+(:func:`register`) with its three hooks — :class:`mjsim.game.search.SearchPolicy`, which
+:mod:`mjsim.game.search` registers when it is imported (a line-up with a ``search`` seat).
+This module imports no policy: a run without a search seat never imports, types or
+compiles the search, and a run with one compiles the engine's hand loop once more, for
+that policy; the search's rollouts play on with :data:`HEURISTIC`, the heuristic engine.
 
 >>> HEURISTIC
 ()
@@ -28,6 +28,24 @@ HEURISTIC = ()
 #: a search seat's worlds per decision: by default (``search``), and at most (``search:N``)
 DEFAULT_ROLLOUTS = 64
 MAX_ROLLOUTS = 4096
+#: a policy value's named-tuple class -> its hooks ``(discard, win_or_pass, claim)``
+#: (:func:`register`)
+REGISTRY: dict[type, tuple] = {}
+
+
+def register(cls, discard_hook, win_or_pass_hook, claim_hook) -> None:
+    """Make values of the named tuple ``cls`` a policy: the engine's :func:`discard`,
+    :func:`win_or_pass` and :func:`claim` compile to the hooks given, plain functions with
+    the same arguments (each a module-level function calling the policy's compiled one, so
+    that numba caches it with no closure)."""
+    REGISTRY[cls] = (discard_hook, win_or_pass_hook, claim_hook)
+
+
+def _hook(P, i: int, what: str):
+    """The registered hook ``i`` for the policy type ``P``."""
+    if isinstance(P, types.BaseNamedTuple) and P.instance_class in REGISTRY:
+        return REGISTRY[P.instance_class][i]
+    raise TypeError(f"no {what} policy for {P}")
 
 
 def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
@@ -42,13 +60,7 @@ def _typed(P, G, S, W, wall, rec, bots, dice_seed, s):
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, s):
             return B.choose_discard(G, S, W, s, bots[s])
         return heuristic
-    from . import search  # only where a run has a search seat
-
-    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
-        def searched(P, G, S, W, wall, rec, bots, dice_seed, s):
-            return search.discard(P, G, S, W, wall, rec, bots, dice_seed, s)
-        return searched
-    raise TypeError(f"no discard policy for {P}")
+    return _hook(P, 0, "discard")
 
 
 def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
@@ -63,13 +75,7 @@ def _typed_win(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             return None
         return heuristic
-    from . import search  # only where a run has a search seat
-
-    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
-        def searched(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-            search.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
-        return searched
-    raise TypeError(f"no win-or-pass policy for {P}")
+    return _hook(P, 1, "win-or-pass")
 
 
 def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
@@ -85,10 +91,4 @@ def _typed_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             return None
         return heuristic
-    from . import search  # only where a run has a search seat
-
-    if isinstance(P, types.BaseNamedTuple) and P.instance_class is search.SearchPolicy:
-        def searched(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-            search.claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
-        return searched
-    raise TypeError(f"no claim policy for {P}")
+    return _hook(P, 2, "claim")

@@ -47,9 +47,9 @@ chow declined to keep a wait, are worth what the settlement says.
 Everything is compiled and deterministic: the worlds of a decision come from the hand's
 dice seed, the turn, the kind of decision and the world's number. Elsewhere (kongs, 报听,
 self-drawn wins, 吃听 claims, and every claim without ``claims``) the search seat plays as
-the efficiency bot. The engine
-reaches :func:`discard`, :func:`win_or_pass` and :func:`claim` through
-:mod:`mjsim.game.policy`, so runs without a search seat never compile this module.
+the efficiency bot. The engine reaches :func:`discard`, :func:`win_or_pass` and
+:func:`claim` through :mod:`mjsim.game.policy`, where this module registers them when it
+is imported, so runs without a search seat never import or compile it.
 
 >>> P = search_policy(136, 10, rollouts=32)
 >>> P.payoffs.shape, [int(P.params[i]) for i in (MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES)]
@@ -65,13 +65,15 @@ import numpy as np
 from ..kernels.jit import njit_borrowed
 from ..kernels.rng import below_seeded, index_seed, mix
 from . import bots as B
-from . import engine as EN
 from . import record as R
 from . import values as V
-from .policy import DEFAULT_ROLLOUTS
+from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
+from .engine import play_from
+from .policy import DEFAULT_ROLLOUTS, register
 from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD,
                     P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED,
                     ST_KEY, ST_LOCKED, ST_RON, copy_array, copy_state, cost, new_state)
+from .wins import assess, ready_undeclared
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
 #: the efficiency choice's highest cost (shanten + 1) searched, a candidate's most cost above it
@@ -174,14 +176,14 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 @njit_borrowed
 def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat that may win on ``discarder``'s discard ``t`` and may pass it
-    (:func:`mjsim.game.engine.may_pass_win`) wins or passes by rollouts: the win (the
+    (:func:`mjsim.game.decisions.may_pass_win`) wins or passes by rollouts: the win (the
     efficiency bot's choice) and the pass played in the same worlds; the choice into its
     ``status[s, ST_RON]``. A search of one candidate (``candidates`` 1) weighs nothing."""
     if P.params[CANDIDATES] < 2:
         return
     for j in range(1, 4):
         s = (discarder + j) % 4
-        if bots[s] != R.BOT_SEARCH or not EN.may_pass_win(G, S, W, s, discarder, t):
+        if bots[s] != R.BOT_SEARCH or not may_pass_win(G, S, W, s, discarder, t):
             continue
         P.cands[0], P.cands[1] = RON_WIN, RON_PASS
         best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t,
@@ -207,24 +209,40 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             S.status[s, ST_CLAIM] = P.cands[best]
 
 
+def _discard_hook(P, G, S, W, wall, rec, bots, dice_seed, s):
+    return discard(P, G, S, W, wall, rec, bots, dice_seed, s)
+
+
+def _win_or_pass_hook(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+
+
+def _claim_hook(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+
+
+# the engine's policy calls (mjsim.game.policy) reach the search through these
+register(SearchPolicy, _discard_hook, _win_or_pass_hook, _claim_hook)
+
+
 @njit_borrowed
 def _claim_candidates(P, G, S, W, bots, s, discarder, t):
     """Seat ``s``'s claim choices on ``discarder``'s discard ``t``
-    (:func:`mjsim.game.engine.claim_options`, into ``P.live`` with their keys in
+    (:func:`mjsim.game.decisions.claim_options`, into ``P.live`` with their keys in
     ``P.all_keys``) into ``P.cands``: first its efficiency bot's own (what the engine's
     claims would make it do, found on a copy of the state), then the others by the key they
     leave, best first, up to ``candidates``; their number, 0 where another seat's kong or
     pung comes first."""
-    n = EN.claim_options(G, S, W, bots, s, discarder, t, P.live, P.all_keys)
+    n = claim_options(G, S, W, bots, s, discarder, t, P.live, P.all_keys)
     if n == 0:
         return 0
     copy_state(S, P.roll)
-    claimer, kind, first = EN.claim_on(G, P.roll, W, bots, discarder, t)
-    if claimer >= 0 and claimer != s and kind != EN.CLAIM_CHOW:
+    claimer, kind, first = claim_on(G, P.roll, W, bots, discarder, t)
+    if claimer >= 0 and claimer != s and kind != CLAIM_CHOW:
         return 0
     own = CLAIM_DECLINE
     if claimer == s:
-        own = CLAIM_TAKE_PUNG if kind == EN.CLAIM_PUNG else CLAIM_TAKE_CHOW + first
+        own = CLAIM_TAKE_PUNG if kind == CLAIM_PUNG else CLAIM_TAKE_CHOW + first
     P.cands[0] = own
     m = 1
     while m < P.params[CANDIDATES]:
@@ -293,9 +311,9 @@ def world(P, G, S, W, wall, bots, s, seed):
     cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus tiles) dealt
     anew from the shuffle keyed by ``seed`` — a hidden seat's tiles as it would have kept
     them (:func:`_keep`) — and the hidden seats' keys and readiness re-evaluated
-    (:func:`mjsim.game.engine.assess`). Returns whether the world is one seat ``s`` could
+    (:func:`mjsim.game.wins.assess`). Returns whether the world is one seat ``s`` could
     be in: no hidden seat holds a ready hand it would have declared (报听 where the rules
-    declare readiness; :func:`mjsim.game.engine.ready_undeclared`)."""
+    declare readiness; :func:`mjsim.game.wins.ready_undeclared`)."""
     X, pool = P.world, P.pool
     copy_state(S, X)
     for o in range(4):
@@ -334,8 +352,8 @@ def world(P, G, S, W, wall, bots, s, seed):
     possible = True
     for o in range(4):
         if _hidden(S, s, o):
-            EN.assess(G, X, W, o, bots[o], np.int64(1))
-            possible = possible and not EN.ready_undeclared(G, X, W, o)
+            assess(G, X, W, o, bots[o], np.int64(1))
+            possible = possible and not ready_undeclared(G, X, W, o)
     return possible
 
 
@@ -400,11 +418,11 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
         if what == DISCARD:
-            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
+            play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
                          P.cands[c], np.int64(0))
         else:
             P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
-            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
+            play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
                          np.int64(1 if what == WIN else 2))  # a claim: nobody won on it
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
@@ -423,9 +441,9 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile, what):
     while r < P.params[MAX_ROLLOUTS]:
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         r += 1
-        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and _settled(P, r, n):
+        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and settled(P, r, n):
             break
-    best = _leader(P, r, n)
+    best = leader(P, r, n)
     at = 0 if what == DISCARD else 3 if what == WIN else CLAIMS_SEARCHED  # its :data:`COUNTS`
     P.counts[at] += 1
     P.counts[at + 1] += r
@@ -454,7 +472,7 @@ def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts, cur, tile, wha
 
 
 @njit_borrowed
-def _leader(P, r, n):
+def leader(P, r, n):
     """Among the candidates played in all ``r`` worlds, the one with the highest mean
     payoff of those :data:`Z_LEAVE` standard errors above the efficiency choice; 0 (the
     efficiency choice) where none is."""
@@ -470,10 +488,10 @@ def _leader(P, r, n):
 
 
 @njit_borrowed
-def _settled(P, r, n):
+def settled(P, r, n):
     """Drop (stop playing) the candidates :data:`Z_DROP` standard errors below the
     efficiency choice or equal to it in every world; whether the decision is settled: no
-    candidate left but the efficiency choice, or the leader (:func:`_leader`)
+    candidate left but the efficiency choice, or the leader (:func:`leader`)
     :data:`Z` standard errors above every other candidate still played."""
     X = P.payoffs
     left = 0
@@ -486,7 +504,7 @@ def _settled(P, r, n):
                 left += 1
     if left == 0:
         return True
-    best = _leader(P, r, n)
+    best = leader(P, r, n)
     if best == 0:
         return False
     for c in range(1, n):
