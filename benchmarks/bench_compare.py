@@ -24,11 +24,14 @@ from mjsim.stats import compare as C
 
 def _study(n: int, scheduler=None) -> tuple[float, dict]:
     base = load_rules("changsha")
-    variants = [C.parse_variant("mul: cs_bird_mode=mul", base),
-                C.parse_variant("four birds: cs_birds=4", base)]
+    variants = [
+        C.parse_variant("mul: cs_bird_mode=mul", base),
+        C.parse_variant("four birds: cs_birds=4", base),
+    ]
     start = time.perf_counter()
-    result = C.run_compare(C.Variant("baseline", base), variants, n=n, seed=0,
-                           scheduler=scheduler, progress=False)
+    result = C.run_compare(
+        C.Variant("baseline", base), variants, n=n, seed=0, scheduler=scheduler, progress=False
+    )
     return time.perf_counter() - start, result
 
 
@@ -50,13 +53,22 @@ def main() -> None:
     play = time.perf_counter() - played
     local, result = _study(args.n)
     hands = 3 * args.n
-    print(f"compare, 3 variants x {args.n:,} hands: {local:.1f} s ({hands / local:,.0f} "
-          f"hands/s; playing alone {play:.1f} s, so statistics and exact values "
-          f"{local - play:.1f} s)")
+    print(
+        f"compare, 3 variants x {args.n:,} hands: {local:.1f} s ({hands / local:,.0f} "
+        f"hands/s; playing alone {play:.1f} s, so statistics and exact values "
+        f"{local - play:.1f} s)"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
-    run.record("changsha 3 variants", study_s=local, hands_per_s=hands / local,
-               playing_s=play, statistics_s=local - play, peak_mb=peak, first_call_s=first)
+    run.record(
+        "changsha 3 variants",
+        study_s=local,
+        hands_per_s=hands / local,
+        playing_s=play,
+        statistics_s=local - play,
+        peak_mb=peak,
+        first_call_s=first,
+    )
     if args.dask:
         start = time.perf_counter()
         with executor.cluster("local") as handle:
@@ -65,10 +77,16 @@ def main() -> None:
             print(f"workers' first study (load kernels): {warm:.1f} s")
             remote, other = _study(args.n, handle)
         same = other["metrics"] == result["metrics"]
-        print(f"dask, 2 workers: {remote:.1f} s ({remote / local:.2f}x local); "
-              f"same numbers as local: {same}")
-        run.record("changsha 3 variants, dask 2 workers", study_s=remote,
-                   ratio_to_local=remote / local, same=same)
+        print(
+            f"dask, 2 workers: {remote:.1f} s ({remote / local:.2f}x local); "
+            f"same numbers as local: {same}"
+        )
+        run.record(
+            "changsha 3 variants, dask 2 workers",
+            study_s=remote,
+            ratio_to_local=remote / local,
+            same=same,
+        )
     run.saved()
 
 

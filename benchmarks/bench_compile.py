@@ -38,33 +38,43 @@ _SEARCH = """
 """
 #: name -> the code of each child, in order (the last one's timed part is reported)
 ENTRIES = {
-    **{f"game ({r})": (_PLAY.format(r),)
-       for r in ("changsha", "generic", "shanghai_qhp", "caishen16", "hongzhong112")},
+    **{
+        f"game ({r})": (_PLAY.format(r),)
+        for r in ("changsha", "generic", "shanghai_qhp", "caishen16", "hongzhong112")
+    },
     "game (caishen16) after changsha": (_PLAY.format("changsha"), _PLAY.format("caishen16")),
     "game (dingque) after generic": (_PLAY.format("generic"), _PLAY.format("dingque")),
     "search (changsha) after changsha": (_PLAY.format("changsha"), _SEARCH.format("changsha")),
-    "shanten batch": ("""
+    "shanten batch": (
+        """
         import numpy as np, mjsim
         hands = np.zeros((4, 34), np.uint8); hands[:, :13] = 1
         t = time.perf_counter()
         mjsim.shanten_batch(hands, rules="generic")
-    """,),
-    "waits batch": ("""
+    """,
+    ),
+    "waits batch": (
+        """
         import numpy as np, mjsim
         hands = np.zeros((4, 34), np.uint8); hands[:, :13] = 1
         t = time.perf_counter()
         mjsim.waits_batch(hands, rules="generic")
-    """,),
-    "deal dataset rows": ("""
+    """,
+    ),
+    "deal dataset rows": (
+        """
         import mjsim
         t = time.perf_counter()
         mjsim.deal_frame("changsha", 64, seed=0)
-    """,),
-    "exact 起手胡": ("""
+    """,
+    ),
+    "exact 起手胡": (
+        """
         import mjsim
         t = time.perf_counter()
         mjsim.exact_qishou("changsha")
-    """,),
+    """,
+    ),
 }
 _PRELUDE = "import time, resource\n"
 _AFTER = """
@@ -80,8 +90,9 @@ def run(codes: tuple[str, ...]) -> tuple[float, float]:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for code in codes:
             src = _PRELUDE + textwrap.dedent(code) + _AFTER
-            out = subprocess.run([sys.executable, "-c", src], env=env, capture_output=True,
-                                 text=True, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", src], env=env, capture_output=True, text=True, check=True
+            )
     seconds, peak = out.stdout.split()[-2:]
     return float(seconds), float(peak)
 
@@ -94,6 +105,7 @@ def main() -> None:
     run = store.Run("bench_compile", args)
     from mjsim.tables.merged import load_merged
     from mjsim.tables.suits import load_tables
+
     load_tables()
     load_merged()
     for name, code in ENTRIES.items():

@@ -60,10 +60,13 @@ def main() -> None:
     run = store.Run("bench_core", args)
     start = time.perf_counter()
     from mjsim.tables.suits import load_tables
+
     load_tables()
     from mjsim.tables.merged import load_merged
+
     load_merged()
     from mjsim.tables.flagged_merged import load_flag_tables
+
     load_flag_tables()
     tables = time.perf_counter() - start
     print(f"tables: {tables:.2f} s (load from cache, or generate; merge)")
@@ -87,16 +90,21 @@ def main() -> None:
         run.record(f"shanten {rid} {size}", hands_per_s=args.n / second, first_call_s=first)
     hands13 = deal(generic, args.n, 13, seed=2)
     first, second = timed(waits_batch, hands13, generic)
-    print(f"{'waits + live counts, 13 tiles generic (random hands)':58s} "
-          f"{args.n / second / 1e6:7.2f} M hands/s  (first call {first:.1f} s)")
+    print(
+        f"{'waits + live counts, 13 tiles generic (random hands)':58s} "
+        f"{args.n / second / 1e6:7.2f} M hands/s  (first call {first:.1f} s)"
+    )
     run.record("waits generic 13", hands_per_s=args.n / second, first_call_s=first)
     ready = hands13[shanten_batch(hands13, generic) == 0]
     if len(ready):
         first, second = timed(waits_batch, ready, generic)
-        print(f"{'waits + live counts, ready hands only':58s} "
-              f"{len(ready) / second / 1e6:7.2f} M hands/s  ({len(ready)} hands)")
-        run.record("waits generic 13 ready hands", hands_per_s=len(ready) / second,
-                   hands=len(ready))
+        print(
+            f"{'waits + live counts, ready hands only':58s} "
+            f"{len(ready) / second / 1e6:7.2f} M hands/s  ({len(ready)} hands)"
+        )
+        run.record(
+            "waits generic 13 ready hands", hands_per_s=len(ready) / second, hands=len(ready)
+        )
     try:
         from mahjong.shanten import Shanten
     except ImportError:
@@ -115,10 +123,16 @@ def main() -> None:
     big = deal(generic, args.n, 14, seed=3)
     _, second = timed(shanten_batch, big, riichi)
     ours = args.n / second
-    print(f"mahjong package (regular + chiitoitsu): {theirs:,.0f} hands/s; "
-          f"mjsim {ours / 1e6:.2f} M hands/s: {ours / theirs:,.0f}x")
-    run.record("mahjong package generic 14", hands_per_s=theirs, mjsim_hands_per_s=ours,
-               mjsim_ratio=ours / theirs)
+    print(
+        f"mahjong package (regular + chiitoitsu): {theirs:,.0f} hands/s; "
+        f"mjsim {ours / 1e6:.2f} M hands/s: {ours / theirs:,.0f}x"
+    )
+    run.record(
+        "mahjong package generic 14",
+        hands_per_s=theirs,
+        mjsim_hands_per_s=ours,
+        mjsim_ratio=ours / theirs,
+    )
     run.saved()
 
 

@@ -43,22 +43,35 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=10_000, help="hands per part")
     parser.add_argument("--rules", default="changsha", help="rule set id")
     parser.add_argument("--bots", default="efficiency", help="one bot or four, comma-separated")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs each, alternated; the best is shown")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed runs each, alternated; the best is shown"
+    )
     parser.add_argument("--seed", type=int, default=1)
     store.add_arguments(parser)
     args = parser.parse_args()
     run = store.Run("bench_dask", args)
     bots = parse_bots(args.bots)
-    print(f"rule set {args.rules}, bots {','.join(bots)}, n = {args.n:,} hands in parts of "
-          f"{args.chunk:,}")
+    print(
+        f"rule set {args.rules}, bots {','.join(bots)}, n = {args.n:,} hands in parts of "
+        f"{args.chunk:,}"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
+
         def write(where: str, scheduler=None) -> Path:
             out = Path(tmp) / where
             for part in out.glob("part-*.parquet"):
                 part.unlink()  # a timed run makes every part
-            return write_games(args.rules, args.n, args.seed, out, bots=bots,
-                               chunk=args.chunk, progress=False, scheduler=scheduler)
+            return write_games(
+                args.rules,
+                args.n,
+                args.seed,
+                out,
+                bots=bots,
+                chunk=args.chunk,
+                progress=False,
+                scheduler=scheduler,
+            )
 
         start = time.perf_counter()
         _warm(args.rules, bots)
@@ -66,8 +79,10 @@ def main() -> None:
         start = time.perf_counter()
         with cluster("local") as handle:
             workers = len(handle.client.scheduler_info()["workers"])
-            print(f"cluster start-up: {time.perf_counter() - start:.2f} s ({workers} workers, "
-                  f"{handle.nthreads()} threads, {handle.address})")
+            print(
+                f"cluster start-up: {time.perf_counter() - start:.2f} s ({workers} workers, "
+                f"{handle.nthreads()} threads, {handle.address})"
+            )
             start = time.perf_counter()
             handle.client.run(_warm, args.rules, bots)
             print(f"worker warm-up (load cached kernels): {time.perf_counter() - start:.2f} s")
@@ -86,9 +101,13 @@ def main() -> None:
         runs = ", ".join(f"{t:.2f}" for t in times[name])
         print(f"{name:8s} {args.n / best:10,.0f} hands/s  (best of {runs} s)")
     print(f"dask / local: {local / on_cluster:.2f}; same part files: {'yes' if same else 'NO'}")
-    run.record(f"write_games {args.rules}", local_hands_per_s=args.n / local,
-               dask_hands_per_s=args.n / on_cluster, dask_ratio=local / on_cluster,
-               same=same)
+    run.record(
+        f"write_games {args.rules}",
+        local_hands_per_s=args.n / local,
+        dask_hands_per_s=args.n / on_cluster,
+        dask_ratio=local / on_cluster,
+        same=same,
+    )
     run.saved()
 
 

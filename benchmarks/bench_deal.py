@@ -51,10 +51,13 @@ def main() -> None:
 
     seconds = best_of(args.repeat, deal_batch, spec, args.seed, 0, args.n)
     rate = args.n / seconds
-    print(f"deal_batch  {rate / 1e6:7.2f} M deals/s  {4 * rate / 1e6:7.2f} M seat-hands/s  "
-          f"({seconds:.3f} s)")
-    run.record(f"deal_batch {args.rules}", deals_per_s=rate, seat_hands_per_s=4 * rate,
-               first_call_s=first)
+    print(
+        f"deal_batch  {rate / 1e6:7.2f} M deals/s  {4 * rate / 1e6:7.2f} M seat-hands/s  "
+        f"({seconds:.3f} s)"
+    )
+    run.record(
+        f"deal_batch {args.rules}", deals_per_s=rate, seat_hands_per_s=4 * rate, first_call_s=first
+    )
     chunk = min(args.n, 200_000)
     seconds = best_of(args.repeat, walls, spec, args.seed, 0, chunk)
     print(f"walls       {chunk / seconds / 1e6:7.2f} M walls/s  (shuffle only, n = {chunk:,})")
@@ -63,10 +66,13 @@ def main() -> None:
     deal_columns(rules, args.seed, 0, 100)
     chunk = min(args.n, 250_000)
     seconds = best_of(args.repeat, deal_columns, rules, args.seed, 0, chunk)
-    print(f"dataset     {chunk / seconds / 1e6:7.2f} M deals/s  {4 * chunk / seconds / 1e6:7.2f} "
-          f"M seat-hands/s  (deal + 起手胡 + shanten per family + waits, n = {chunk:,})")
-    run.record(f"dataset {args.rules}", deals_per_s=chunk / seconds,
-               seat_hands_per_s=4 * chunk / seconds)
+    print(
+        f"dataset     {chunk / seconds / 1e6:7.2f} M deals/s  {4 * chunk / seconds / 1e6:7.2f} "
+        f"M seat-hands/s  (deal + 起手胡 + shanten per family + waits, n = {chunk:,})"
+    )
+    run.record(
+        f"dataset {args.rules}", deals_per_s=chunk / seconds, seat_hands_per_s=4 * chunk / seconds
+    )
     run.saved()
 
 

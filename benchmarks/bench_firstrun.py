@@ -62,8 +62,13 @@ def _tree_rss(root: int) -> int:
 def timed(command: str, cwd: Path, env: dict[str, str]) -> tuple[float, float, int]:
     """Wall seconds, peak RSS (MB) of the process tree, and exit status of ``command``."""
     start = time.perf_counter()
-    proc = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     peak = 0
     while proc.poll() is None:
         peak = max(peak, _tree_rss(proc.pid))
@@ -79,8 +84,13 @@ def main() -> None:
     args = parser.parse_args()
     run = store.Run("bench_firstrun", args)
     run.data["dirty"] = False  # the clone is of the committed HEAD, whatever the tree holds
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                            capture_output=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="mjsim-firstrun-"))
     clone = folder / "mjsim"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
@@ -91,8 +101,11 @@ def main() -> None:
         if args.only and name != args.only:
             continue
         seconds, peak, status = timed(command, clone, env)
-        print(f"{name:5s}  {seconds // 60:.0f} min {seconds % 60:4.1f} s   peak RSS "
-              f"{peak:6.0f} MB   exit {status}   $ {command}", flush=True)
+        print(
+            f"{name:5s}  {seconds // 60:.0f} min {seconds % 60:4.1f} s   peak RSS "
+            f"{peak:6.0f} MB   exit {status}   $ {command}",
+            flush=True,
+        )
         run.record(name, wall_s=seconds, peak_mb=peak, exit_status=status)
     if not args.keep:
         subprocess.run(["rm", "-rf", str(folder)], check=True)

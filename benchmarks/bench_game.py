@@ -33,8 +33,9 @@ def rule_ids(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def hands_per_second(rules, bots, n: int, repeat: int, seed: int,
-                     readiness: bool) -> tuple[float, float]:
+def hands_per_second(
+    rules, bots, n: int, repeat: int, seed: int, readiness: bool
+) -> tuple[float, float]:
     """The best of ``repeat`` timed calls, in hands per second, and the seconds of the
     untimed first call before them."""
     start = time.perf_counter()
@@ -52,31 +53,43 @@ def hands_per_second(rules, bots, n: int, repeat: int, seed: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20_000, help="hands per timed call")
-    parser.add_argument("--rules", default="changsha",
-                        help="rule set id, several comma-separated, or all")
+    parser.add_argument(
+        "--rules", default="changsha", help="rule set id, several comma-separated, or all"
+    )
     parser.add_argument("--bots", default="efficiency", help="one bot or four, comma-separated")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--readiness", action="store_true",
-                        help="record the readiness columns (as the waits study does)")
+    parser.add_argument(
+        "--readiness",
+        action="store_true",
+        help="record the readiness columns (as the waits study does)",
+    )
     store.add_arguments(parser)
     args = parser.parse_args()
     run = store.Run("bench_game", args)
     bots = parse_bots(args.bots)
-    print(f"bots {','.join(bots)}, n = {args.n:,} hands, readiness "
-          f"{'on' if args.readiness else 'off'}")
+    print(
+        f"bots {','.join(bots)}, n = {args.n:,} hands, readiness "
+        f"{'on' if args.readiness else 'off'}"
+    )
     first = None
     for rid in rule_ids(args.rules):
         print(f"rule set {rid}")
-        speed, first_call = hands_per_second(load_rules(rid), bots, args.n, args.repeat,
-                                             args.seed, args.readiness)
+        speed, first_call = hands_per_second(
+            load_rules(rid), bots, args.n, args.repeat, args.seed, args.readiness
+        )
         first = first or speed
-        print(f"  play_rows  {speed:10,.0f} hands/s  ({args.n / speed:.2f} s for {args.n:,})"
-              f"   {speed / first:.2f}× the first", flush=True)
-        case = rid + ("" if set(bots) == {"efficiency"} else f" {','.join(bots)}") \
+        print(
+            f"  play_rows  {speed:10,.0f} hands/s  ({args.n / speed:.2f} s for {args.n:,})"
+            f"   {speed / first:.2f}× the first",
+            flush=True,
+        )
+        case = (
+            rid
+            + ("" if set(bots) == {"efficiency"} else f" {','.join(bots)}")
             + (" readiness" if args.readiness else "")
-        run.record(case, hands_per_s=speed, ratio_to_first=speed / first,
-                   first_call_s=first_call)
+        )
+        run.record(case, hands_per_s=speed, ratio_to_first=speed / first, first_call_s=first_call)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
     run.record("process", peak_mb=peak)

@@ -69,10 +69,12 @@ def policies(make: Callable) -> Iterator[list]:
         play_mod.make_policy = saved
 
 
-def counted_rows(rules: str, seed: int, n: int, rollouts: int, bots: str,
-                 params: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+def counted_rows(
+    rules: str, seed: int, n: int, rollouts: int, bots: str, params: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray]:
     """``play_rows`` with the search's ``params`` and its counts summed over the threads'
     policies."""
+
     def making(names, wall_size, rec_size):
         return search_policy(wall_size, rec_size, rollouts, **params)
 
@@ -84,6 +86,7 @@ def counted_rows(rules: str, seed: int, n: int, rollouts: int, bots: str,
 def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
     """The :data:`TRACE` of every decision of one search seat over ``hands`` hands, each
     candidate played in ``worlds`` worlds: (decisions, candidates, TRACE)."""
+
     def tracing(names, wall_size, rec_size):
         return search_policy(wall_size, rec_size, worlds, trace=100_000, min_rollouts=worlds)
 
@@ -103,19 +106,30 @@ def room(rules: str, seed: int, hands: int, worlds: int, run: store.Run) -> None
     if not diff.size:
         print(f"{rules}: no searched decision with an alternative in {hands} hands")
         return
-    print(f"{rules}: {len(alts)} decisions of one search seat in {hands} hands, "
-          f"{valid.sum()} alternatives to the efficiency choice, each in {worlds} worlds "
-          f"({time.perf_counter() - start:.0f} s)")
+    print(
+        f"{rules}: {len(alts)} decisions of one search seat in {hands} hands, "
+        f"{valid.sum()} alternatives to the efficiency choice, each in {worlds} worlds "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
     zs = z[valid]
-    print(f"  alternatives 2 s.e. better {100 * np.mean(zs > 2):.1f}%, 3 s.e. better "
-          f"{100 * np.mean(zs > 3):.1f}%, 2 s.e. worse {100 * np.mean(zs < -2):.1f}%; "
-          f"decisions with an alternative 2 s.e. better {100 * np.mean(z.max(axis=1) > 2):.1f}%")
+    print(
+        f"  alternatives 2 s.e. better {100 * np.mean(zs > 2):.1f}%, 3 s.e. better "
+        f"{100 * np.mean(zs > 3):.1f}%, 2 s.e. worse {100 * np.mean(zs < -2):.1f}%; "
+        f"decisions with an alternative 2 s.e. better {100 * np.mean(z.max(axis=1) > 2):.1f}%"
+    )
     q = np.quantile(diff, [0.05, 0.25, 0.5, 0.75, 0.95])
-    print("  paired difference to the efficiency choice (mean a world), quantiles "
-          "5/25/50/75/95%: " + " ".join(f"{v:+.2f}" for v in q))
-    run.record(f"{rules} trace", decisions=len(alts), alternatives=int(valid.sum()),
-               better_2se_share=float(np.mean(zs > 2)), better_3se_share=float(np.mean(zs > 3)),
-               worse_2se_share=float(np.mean(zs < -2)))
+    print(
+        "  paired difference to the efficiency choice (mean a world), quantiles "
+        "5/25/50/75/95%: " + " ".join(f"{v:+.2f}" for v in q)
+    )
+    run.record(
+        f"{rules} trace",
+        decisions=len(alts),
+        alternatives=int(valid.sum()),
+        better_2se_share=float(np.mean(zs > 2)),
+        better_3se_share=float(np.mean(zs > 3)),
+        worse_2se_share=float(np.mean(zs < -2)),
+    )
 
 
 def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
@@ -126,8 +140,9 @@ def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
     return float(mean), float(se)
 
 
-def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int],
-          run: store.Run) -> None:
+def study(
+    rules: str, n: int, rollouts: int, seed: int, params: dict[str, int], run: store.Run
+) -> None:
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)
@@ -144,13 +159,18 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int],
         won = rows[:, R.C_OUTCOME] == R.OUT_WIN
         wins = (rows[:, R.C_WINNERS] >> seat) & 1 == 1
         self_drawn = np.isin(rows[:, R.C_WIN_KIND], R.SELF_DRAWN)
-        rates["search"] += [wins.mean(), (won & (rows[:, R.C_DISCARDER] == seat)).mean(),
-                            (wins & self_drawn).sum() / max(wins.sum(), 1)]
+        rates["search"] += [
+            wins.mean(),
+            (won & (rows[:, R.C_DISCARDER] == seat)).mean(),
+            (wins & self_drawn).sum() / max(wins.sum(), 1),
+        ]
         bwins = (base[:, R.C_WINNERS] >> seat) & 1 == 1
         bwon = base[:, R.C_OUTCOME] == R.OUT_WIN
-        rates["efficiency"] += [bwins.mean(), (bwon & (base[:, R.C_DISCARDER] == seat)).mean(),
-                                (bwins & np.isin(base[:, R.C_WIN_KIND], R.SELF_DRAWN)).sum()
-                                / max(bwins.sum(), 1)]
+        rates["efficiency"] += [
+            bwins.mean(),
+            (bwon & (base[:, R.C_DISCARDER] == seat)).mean(),
+            (bwins & np.isin(base[:, R.C_WIN_KIND], R.SELF_DRAWN)).sum() / max(bwins.sum(), 1),
+        ]
     gain = np.mean(gains, axis=0)
     mean, se = by_game(gain, length)
     # unpaired: the search seat's scores over the four seatings and the efficiency seat's,
@@ -160,38 +180,69 @@ def study(rules: str, n: int, rollouts: int, seed: int, params: dict[str, int],
     searched = np.concatenate([(g + base[:, pay[s]])[:whole] for s, g in enumerate(gains)])
     plain = np.concatenate([base[:whole, pay[s]] for s in range(4)]).astype(float)
     se_unpaired = np.hypot(by_game(searched, length)[1], by_game(plain, length)[1])
-    print(f"{rules}: gain of a search seat {mean:+.3f} a hand, s.e. {se:.3f}, 95% "
-          f"[{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}] (unpaired s.e. {se_unpaired:.3f}: "
-          f"pairing x{(se_unpaired / se) ** 2 if se else float('inf'):.1f} fewer hands)")
+    print(
+        f"{rules}: gain of a search seat {mean:+.3f} a hand, s.e. {se:.3f}, 95% "
+        f"[{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}] (unpaired s.e. {se_unpaired:.3f}: "
+        f"pairing x{(se_unpaired / se) ** 2 if se else float('inf'):.1f} fewer hands)"
+    )
     for who, r in rates.items():
-        print(f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
-              f"self-drawn {100 * r[2] / 4:.1f}% of wins")
-    searched_n, worlds, changed, wins_n, win_worlds, passed, hidden, real, imagined, \
-        redrawn, impossible, claims_n, claim_worlds, claims_changed = counts
+        print(
+            f"  {who:>10} seats: wins {100 * r[0] / 4:.2f}%, deals in {100 * r[1] / 4:.2f}%, "
+            f"self-drawn {100 * r[2] / 4:.1f}% of wins"
+        )
+    (
+        searched_n,
+        worlds,
+        changed,
+        wins_n,
+        win_worlds,
+        passed,
+        hidden,
+        real,
+        imagined,
+        redrawn,
+        impossible,
+        claims_n,
+        claim_worlds,
+        claims_changed,
+    ) = counts
     decisions = max(searched_n + wins_n + claims_n, 1)
     threads = numba.get_num_threads()
-    print(f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
-          f"{searched_n / (4 * n):.2f} searched discards a hand, "
-          f"{worlds / max(searched_n, 1):.1f} worlds each, "
-          f"{100 * changed / max(searched_n, 1):.1f}% changed; "
-          f"{wins_n / (4 * n):.3f} win-or-pass decisions a hand, "
-          f"{win_worlds / max(wins_n, 1):.1f} worlds each, {passed} passed "
-          f"({100 * passed / max(wins_n, 1):.1f}%); {claims_n / (4 * n):.3f} claims weighed "
-          f"a hand, {claim_worlds / max(claims_n, 1):.1f} worlds each, "
-          f"{100 * claims_changed / max(claims_n, 1):.1f}% changed")
-    print(f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
-          f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
-          f"{redrawn / max(worlds + win_worlds + claim_worlds, 1):.2f} redraws a world "
-          f"played (a hidden seat dealt a ready hand it would have declared), {impossible} "
-          f"worlds played after the last redraw")
-    print(f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
-          f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
-          f"an upper bound: it includes the hands' own play)")
+    print(
+        f"  {4 * n / seconds:.1f} hands/s with one search seat ({threads} threads); "
+        f"{searched_n / (4 * n):.2f} searched discards a hand, "
+        f"{worlds / max(searched_n, 1):.1f} worlds each, "
+        f"{100 * changed / max(searched_n, 1):.1f}% changed; "
+        f"{wins_n / (4 * n):.3f} win-or-pass decisions a hand, "
+        f"{win_worlds / max(wins_n, 1):.1f} worlds each, {passed} passed "
+        f"({100 * passed / max(wins_n, 1):.1f}%); {claims_n / (4 * n):.3f} claims weighed "
+        f"a hand, {claim_worlds / max(claims_n, 1):.1f} worlds each, "
+        f"{100 * claims_changed / max(claims_n, 1):.1f}% changed"
+    )
+    print(
+        f"  the other seats' hidden hands, shanten: {real / max(hidden, 1) - 1:.2f} a seat "
+        f"really, {imagined / max(hidden, 1) - 1:.2f} in the worlds; "
+        f"{redrawn / max(worlds + win_worlds + claim_worlds, 1):.2f} redraws a world "
+        f"played (a hidden seat dealt a ready hand it would have declared), {impossible} "
+        f"worlds played after the last redraw"
+    )
+    print(
+        f"  {1000 * seconds / decisions:.1f} ms of run time a searched decision "
+        f"(x{threads} threads: {1000 * seconds * threads / decisions:.1f} ms of one core, "
+        f"an upper bound: it includes the hands' own play)"
+    )
     case = rules + "".join(f" {k}={v}" for k, v in params.items())
-    run.record(case, hands_per_s=4 * n / seconds, gain_per_hand=mean, gain_se=se,
-               searched_discards_per_hand=searched_n / (4 * n),
-               win_decisions_per_hand=wins_n / (4 * n), claims_per_hand=claims_n / (4 * n),
-               ms_per_decision=1000 * seconds / decisions, threads=threads)
+    run.record(
+        case,
+        hands_per_s=4 * n / seconds,
+        gain_per_hand=mean,
+        gain_se=se,
+        searched_discards_per_hand=searched_n / (4 * n),
+        win_decisions_per_hand=wins_n / (4 * n),
+        claims_per_hand=claims_n / (4 * n),
+        ms_per_decision=1000 * seconds / decisions,
+        threads=threads,
+    )
 
 
 def main() -> None:
@@ -200,19 +251,31 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000, help="hands (whole games are used)")
     parser.add_argument("--rollouts", type=int, default=64, help="worlds a decision, at most")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--trace", type=int, default=0, metavar="HANDS",
-                        help="instead: how much there is to gain, over this many hands")
+    parser.add_argument(
+        "--trace",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="instead: how much there is to gain, over this many hands",
+    )
     parser.add_argument("--trace-worlds", type=int, default=1024)
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help=f"a search parameter other than its default ({', '.join(PARAMS)})")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"a search parameter other than its default ({', '.join(PARAMS)})",
+    )
     store.add_arguments(parser)
     args = parser.parse_args()
     params = {}
     for item in args.param:
         name, _, value = item.partition("=")
         if name not in PARAMS or name == "max_rollouts" or not value.lstrip("-").isdigit():
-            parser.error(f"--param {item!r}: expected NAME=INTEGER, NAME one of "
-                         f"{', '.join(p for p in PARAMS if p != 'max_rollouts')}")
+            parser.error(
+                f"--param {item!r}: expected NAME=INTEGER, NAME one of "
+                f"{', '.join(p for p in PARAMS if p != 'max_rollouts')}"
+            )
         params[name] = int(value)
     run = store.Run("bench_search", args)
     if args.trace:
@@ -220,8 +283,10 @@ def main() -> None:
             room(rules.strip(), args.seed, args.trace, args.trace_worlds, run)
         run.saved()
         return
-    print(f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision"
-          + "".join(f", {k} {v}" for k, v in params.items()))
+    print(
+        f"n = {args.n:,} hands x 4 seatings, at most {args.rollouts} worlds a decision"
+        + "".join(f", {k} {v}" for k, v in params.items())
+    )
     for rules in args.rules.split(","):
         study(rules.strip(), args.n, args.rollouts, args.seed, params, run)
     run.saved()
