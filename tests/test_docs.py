@@ -311,3 +311,19 @@ def test_paths_and_names_the_pages_cite_exist():
             else:
                 bad.append(f"{page.name}: {dotted} (no such module)")
     assert not bad, "\n".join(sorted(bad))
+
+
+def test_the_pages_build_strictly(tmp_path):
+    """``mkdocs build --strict``: every link, page and API entry resolves."""
+    pytest.importorskip("mkdocs")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert (tmp_path / "site" / "api" / "index.html").exists()
