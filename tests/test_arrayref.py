@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 
 from mjsim.evaluate import compile_rules
-from mjsim.kernels.arrayref import _array_types, array_ref, arrays_at
+from mjsim.kernels.arrayref import array_ref, array_types, arrays_at
 from mjsim.rules import load_rules
 
 
@@ -60,7 +60,7 @@ def test_the_kernel_tables_keep_their_types(rules):
     compiles once."""
     tables = compile_rules(load_rules(rules)).tables
     ref = array_ref(tables)
-    assert numba.types.Tuple(_array_types(numba.typeof(ref))) == numba.typeof(tables)
+    assert numba.types.Tuple(array_types(numba.typeof(ref))) == numba.typeof(tables)
 
 
 def test_a_strided_array_is_refused():

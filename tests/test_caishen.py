@@ -59,7 +59,7 @@ def _value(concealed, melds=(), kind="dianpao", tile=None, rules=CS, **kw):
     g, S, W = _state(rules, {0: concealed}, [(0, f, m) for f, m in melds], **kw)
     legal, units, bits = win_test(g, S, W, 0, R.WIN_KINDS.index(kind), _k(tile) if tile else -1)
     types = {p.id for b, p in enumerate(CA.PATTERNS) if bits >> b & 1}
-    return legal, units, CA.TIERS[bits >> CA._TIER_SHIFT & 3], types
+    return legal, units, CA.TIERS[bits >> CA.TIER_SHIFT & 3], types
 
 
 NIU_MELDS = (("1m", C), ("4p", C), ("7s", C))
@@ -131,11 +131,11 @@ def test_soft_readings_only_without_a_hard_one():
     """归位: three 7z as their own pung is a hard reading; the reading is recorded."""
     g, S, W = _state(CS, {0: "777z123m456m789p111s2s2s"})
     _, _, bits = win_test(g, S, W, 0, R.WIN_ZIMO, _k("2s"))
-    assert bits >> CA._READING_SHIFT & 3 == CA.RD_GUIWEI and bits >> CA._CAI_SHIFT & 7 == 3
-    assert bits >> CA._PAOMA_SHIFT == CA.PS_SANCAI  # its 16 tiles held the three 财神
+    assert bits >> CA.READING_SHIFT & 3 == CA.RD_GUIWEI and bits >> CA.CAI_SHIFT & 7 == 3
+    assert bits >> CA.PAOMA_SHIFT == CA.PS_SANCAI  # its 16 tiles held the three 财神
     g, S, W = _state(CS, {0: "123m456m78p111s234s5s7z9p"})
     _, _, bits = win_test(g, S, W, 0, R.WIN_DIANPAO, _k("9p"))
-    assert bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
+    assert bits >> CA.READING_SHIFT & 3 == CA.RD_DAITI
 
 
 def test_a_discarded_caishen_is_its_natural_kind():
@@ -152,8 +152,8 @@ def test_a_discarded_caishen_is_its_natural_kind():
     S.model[CA.M_CAI] = _k("5m") + 1
     legal, units, bits = win_test_on(g, S, W, 0, _k("5m"), R.WIN_DIANPAO)
     assert legal and units == 1 and bits & 0xFFFF == 1 << CA.T_RUAN
-    assert bits >> CA._CAI_SHIFT & 7 == 1 and bits >> CA._READING_SHIFT & 3 == CA.RD_DAITI
-    assert bits >> CA._PAOMA_SHIFT == CA.PS_NONE
+    assert bits >> CA.CAI_SHIFT & 7 == 1 and bits >> CA.READING_SHIFT & 3 == CA.RD_DAITI
+    assert bits >> CA.PAOMA_SHIFT == CA.PS_NONE
     g, S, W = _state("shanghai_baida", {0: "123m456m789p11s23s4z"}, wild="4z")
     assert win_test_on(g, S, W, 0, _k("4z"), R.WIN_DIANPAO)[0]  # a thrown 百搭 stays wild
 

@@ -2,7 +2,8 @@
 the layer contracts of ``.importlinter`` kept.
 
 The scan reads every ``import`` of ``mjsim/`` with :mod:`ast`, those inside functions too (a
-lazy import is still a dependency), and the code cells of ``notebooks/``. import-linter
+lazy import is still a dependency); the private-name test also reads the tests, the
+benchmarks and the code cells of ``notebooks/``. import-linter
 checks the layers between packages; the cycle test covers the modules inside a package.
 """
 
@@ -134,6 +135,9 @@ def test_no_import_cycle():
 def test_no_private_name_of_another_module():
     found = {module: _private_uses(ast.parse(path.read_text()), module, is_package)
              for module, (path, is_package) in MODULES.items()}
+    for script in [*sorted((ROOT / "tests").glob("*.py")),
+                   *sorted((ROOT / "benchmarks").glob("*.py"))]:
+        found[script.name] = _private_uses(ast.parse(script.read_text()), "__script__", False)
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")

@@ -537,9 +537,9 @@ def test_bad_preset_files(case, tmp_path, monkeypatch):
     (tmp_path / "bad.toml").write_text(text, encoding="utf-8")
     monkeypatch.setattr(loader, "PRESET_DIR", tmp_path)
     monkeypatch.setattr(loader, "RULE_SETS", ("bad",))
-    loader._preset.cache_clear()
+    loader.preset.cache_clear()
     try:
         with pytest.raises(RulesError, match=r"^bad\.toml: .*" + match):
             load_rules("bad")
     finally:
-        loader._preset.cache_clear()
+        loader.preset.cache_clear()

@@ -61,7 +61,7 @@ def _value(rules, concealed, melds=(), flowers=0, kind="dianpao", tile=None, kai
     else:
         legal, v, bits = win_test(g, S, W, 0, R.WIN_KINDS.index(kind), t)
     items = {p.id for b, p in enumerate(SH.PATTERNS) if bits >> b & 1}
-    return legal, v, SH.TYPES[bits >> SH._TYPE_SHIFT & 15], bits >> SH._H_SHIFT, items
+    return legal, v, SH.TYPES[bits >> SH.TYPE_SHIFT & 15], bits >> SH.H_SHIFT, items
 
 
 P, C, K, CK = MELD_PUNG, MELD_CHOW, MELD_KONG, MELD_CKONG

@@ -47,7 +47,9 @@ def array_ref(arrays: tuple) -> np.record:
     return ref
 
 
-def _array_types(ref: types.Record) -> list[types.Array]:
+def array_types(ref: types.Record) -> list[types.Array]:
+    """The numba array type of each field of an :func:`array_ref` record (its dtype is in the
+    field's name, its number of dimensions in the field's length less the address)."""
     return [types.Array(from_dtype(np.dtype(name.split("_", 1)[1])), field.shape[0] - 1, "C")
             for name, field in ref.members]
 
@@ -57,14 +59,14 @@ def arrays_at(typingctx, ref):
     """The tuple of arrays that :func:`array_ref` made ``ref`` of (compiled code only)."""
     if not isinstance(ref, types.Record):
         return None
-    array_types = _array_types(ref)
-    tuple_type = types.Tuple(array_types)
+    field_types = array_types(ref)
+    tuple_type = types.Tuple(field_types)
 
     def codegen(context, builder, sig, args):
         intp = context.get_value_type(types.intp)
         base = builder.bitcast(args[0], ir.IntType(8).as_pointer())
         arrays = []
-        for (name, field), aty in zip(ref.members, array_types):
+        for (name, field), aty in zip(ref.members, field_types):
             slot = builder.bitcast(builder.gep(base, [ir.Constant(intp, ref.offset(name))]),
                                    ir.IntType(64).as_pointer())
             words = [builder.load(builder.gep(slot, [ir.Constant(intp, j)]))

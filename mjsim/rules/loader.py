@@ -72,13 +72,13 @@ def load_rules(name: str | RuleSet = "generic", **overrides: Any) -> RuleSet:
     ...
     mjsim.rules.model.RulesError: cs_birds must be one of 0, 2, 4 (got 3)
     """
-    rules = name if isinstance(name, RuleSet) else _preset(_known_id(name))
+    rules = name if isinstance(name, RuleSet) else preset(_known_id(name))
     return rules.with_options(**overrides) if overrides else rules
 
 
 def list_rules() -> list[RuleSet]:
     """Every preset with its default options, in the order of :data:`RULE_SETS`."""
-    return [_preset(rule_set_id) for rule_set_id in RULE_SETS]
+    return [preset(rule_set_id) for rule_set_id in RULE_SETS]
 
 
 def parse_override(text: str, rules: str | RuleSet | None = None) -> tuple[str, Any]:
@@ -111,7 +111,9 @@ def _known_id(name: str) -> str:
 
 
 @cache
-def _preset(rule_set_id: str) -> RuleSet:
+def preset(rule_set_id: str) -> RuleSet:
+    """The preset ``presets/<rule_set_id>.toml`` with its defaults, read once (cached; the
+    tests clear the cache with ``preset.cache_clear()``)."""
     path = PRESET_DIR / f"{rule_set_id}.toml"
     try:
         with path.open("rb") as file:
@@ -126,7 +128,7 @@ def _from_toml(data: dict[str, Any], rule_set_id: str) -> RuleSet:
         raise RulesError(f"unknown keys {sorted(extra)}")
     if data.get("id") != rule_set_id:
         raise RulesError(f"id must be {rule_set_id!r} (got {data.get('id')!r})")
-    parent = _preset(_known_id(data["extends"])) if "extends" in data else None
+    parent = preset(_known_id(data["extends"])) if "extends" in data else None
     where = f"rule set {rule_set_id!r}"
 
     schema = {option.name: option for option in (parent.schema if parent else ())}

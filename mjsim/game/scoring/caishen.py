@@ -136,8 +136,8 @@ FACTS = (
 M_LEAD, M_KIND, M_FOLLOW, M_RUN, M_CAI = 0, 1, 2, 3, 7
 #: where a win's tier, reading, 财神 count (up to 4) and 跑马 state ride above its pattern
 #: bits until settled
-_TIER_SHIFT, _READING_SHIFT, _CAI_SHIFT, _PAOMA_SHIFT = 20, 22, 24, 27
-_BITS_MASK = (1 << _TIER_SHIFT) - 1
+TIER_SHIFT, READING_SHIFT, CAI_SHIFT, PAOMA_SHIFT = 20, 22, 24, 27
+_BITS_MASK = (1 << TIER_SHIFT) - 1
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
@@ -349,8 +349,8 @@ def win_value(G, W, counts, S, s, win_kind, tile):
             top = max(top, TIER[b] + 1)
     reading = RD_NONE if w == 0 else RD_GUIWEI if std_hard or pairs_hard else \
         RD_DAITI if std or pairs else RD_FREE
-    return True, units, bits | (top << _TIER_SHIFT) | (reading << _READING_SHIFT) | \
-        (w << _CAI_SHIFT) | (before << _PAOMA_SHIFT)
+    return True, units, bits | (top << TIER_SHIFT) | (reading << READING_SHIFT) | \
+        (w << CAI_SHIFT) | (before << PAOMA_SHIFT)
 
 
 @njit_borrowed
@@ -441,12 +441,12 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
         w = order[i]
         packed = S.bits[w]
         bits = packed & _BITS_MASK
-        cai = (packed >> _CAI_SHIFT) & 7
+        cai = (packed >> CAI_SHIFT) & 7
         rec[col + C_TYPE + w] = shown_type(bits)
-        rec[col + C_TIER + w] = (packed >> _TIER_SHIFT) & 3
-        rec[col + C_READING + w] = (packed >> _READING_SHIFT) & 3
+        rec[col + C_TIER + w] = (packed >> TIER_SHIFT) & 3
+        rec[col + C_READING + w] = (packed >> READING_SHIFT) & 3
         rec[col + C_CAI + w] = cai
-        rec[col + C_PAOMA_STATE + w] = packed >> _PAOMA_SHIFT
+        rec[col + C_PAOMA_STATE + w] = packed >> PAOMA_SHIFT
         S.bits[w] = bits
         extra = p[P_CAI_POINTS] * cai + p[P_KONG_POINTS] * _kongs(S, w)
         for q in range(4):

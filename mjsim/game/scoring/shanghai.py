@@ -126,7 +126,7 @@ FACTS = (
 M_KAIBAO_ON, M_HUANGFAN_ON = range(2)
 K_HUANGFAN, K_NET = 0, 4  # the 荒番 counter; each seat's net score in the session (4 slots)
 #: where a win's type and H ride in its pattern bits until :func:`settle` records them
-_TYPE_SHIFT, _H_SHIFT = 16, 20
+TYPE_SHIFT, H_SHIFT = 16, 20
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
@@ -335,7 +335,7 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     if p[VALUE] == VALUE_DOUBLING and _diao_baida(G, counts, S, s, tile):
         bits |= 1 << B_DIAO_BAIDA
     v, bits = value(p, np.int64(typ), h, np.int64(bits))
-    return True, v, bits | (typ << _TYPE_SHIFT) | (h << _H_SHIFT)
+    return True, v, bits | (typ << TYPE_SHIFT) | (h << H_SHIFT)
 
 
 # --------------------------------------------------------------------------- the hand
@@ -433,9 +433,9 @@ def settle(G, S, W, wall, rec, order, n_win, discarder, win_kind, tile):
     for i in range(n_win):
         w = order[i]
         packed = S.bits[w]
-        rec[col + C_TYPE + w] = (packed >> _TYPE_SHIFT) & 15
-        rec[col + C_FLOWERS + w] = packed >> _H_SHIFT
-        S.bits[w] = packed & ((1 << _TYPE_SHIFT) - 1)
+        rec[col + C_TYPE + w] = (packed >> TYPE_SHIFT) & 15
+        rec[col + C_FLOWERS + w] = packed >> H_SHIFT
+        S.bits[w] = packed & ((1 << TYPE_SHIFT) - 1)
         v = S.units[w]
         if not tsumo and not robbed and p[QYS_NINE_EXPOSED] and _nine_exposed(S, w):
             # 清一色九张落地: the feeder pays the whole win — what the ron would collect, at
