@@ -185,7 +185,7 @@ def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:
         made.append(search_policy(wall_size, rec_size, 16, tempo=tempo))
         return made[-1]
 
-    monkeypatch.setattr(play_mod, "_policy", counting)
+    monkeypatch.setattr(play_mod, "make_policy", counting)
     play_rows(rules, 7, 0, N, "search:16,efficiency,efficiency,efficiency")
     c = dict(zip(COUNTS, sum(p.counts for p in made)))
     return c["real_cost"] / c["hidden"], c["world_cost"] / c["hidden"]
@@ -204,7 +204,7 @@ def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
     want = play_rows(RULES, 7, 0, N, "efficiency")
     one = lambda names, wall_size, rec_size: search_policy(wall_size, rec_size, 16,
                                                            candidates=1)
-    monkeypatch.setattr(play_mod, "_policy", one)
+    monkeypatch.setattr(play_mod, "make_policy", one)
     assert (play_rows(RULES, 7, 0, N, SEARCH) == want).all()
 
 
@@ -247,7 +247,7 @@ def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
         made.append(search_policy(wall_size, rec_size, 64, trace=10_000))
         return made[-1]
 
-    monkeypatch.setattr(play_mod, "_policy", tracing)
+    monkeypatch.setattr(play_mod, "make_policy", tracing)
     play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     trace = np.concatenate([p.trace[: p.counts[0]] for p in made])
     worlds, z = trace[:, 1:, 0], trace[:, 1:, 2]
@@ -270,7 +270,7 @@ def test_wins_are_weighed_against_passes(monkeypatch):
         made.append(search_policy(wall_size, rec_size, 64))
         return made[-1]
 
-    monkeypatch.setattr(play_mod, "_policy", counting)
+    monkeypatch.setattr(play_mod, "make_policy", counting)
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     counts = dict(zip(COUNTS, sum(p.counts for p in made)))
     passed = rows[:, columns(RULES).index("passed")]
@@ -340,7 +340,7 @@ def test_claims_are_weighed(monkeypatch):
         made.append(search_policy(wall_size, rec_size, 64, **params))
         return made[-1]
 
-    monkeypatch.setattr(play_mod, "_policy", lambda *a: counting(*a, claims=1))
+    monkeypatch.setattr(play_mod, "make_policy", lambda *a: counting(*a, claims=1))
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     counts = dict(zip(COUNTS, sum(p.counts for p in made)))
     assert counts["claims_searched"] > 0
@@ -348,7 +348,7 @@ def test_claims_are_weighed(monkeypatch):
         64 * counts["claims_searched"]
     assert 0 <= counts["claims_changed"] <= counts["claims_searched"]
     made.clear()
-    monkeypatch.setattr(play_mod, "_policy", counting)
+    monkeypatch.setattr(play_mod, "make_policy", counting)
     without = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     assert sum(p.counts for p in made)[COUNTS.index("claims_searched")] == 0
     assert (without != rows).any() == (counts["claims_changed"] > 0)

@@ -65,10 +65,10 @@ import numpy as np
 from ..kernels.jit import njit_borrowed
 from ..kernels.rng import below_seeded, index_seed, mix
 from . import bots as B
+from . import engine as EN
 from . import record as R
 from . import values as V
 from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
-from .engine import play_from
 from .policy import DEFAULT_ROLLOUTS, register
 from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD,
                     P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED,
@@ -417,12 +417,15 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         copy_state(P.world, P.roll)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
+        # EN.play_from, an attribute of the module: numba types a call of a bare global
+        # whose compile is under way (the search's own hand loop) as a recursive one, whose
+        # cached code names this signature of the hand loop by a process-local id
         if what == DISCARD:
-            play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
+            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
                          P.cands[c], np.int64(0))
         else:
             P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
-            play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
+            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
                          np.int64(1 if what == WIN else 2))  # a claim: nobody won on it
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
