@@ -18,11 +18,20 @@ from .version import __version__ as __version__
 
 #: public names served lazily: name -> module
 _LAZY = {
-    "shanten": "evaluate", "shanten_batch": "evaluate", "shanten_by_family": "evaluate",
-    "is_win": "evaluate", "decompose": "decompose", "waits": "efficiency",
-    "ukeire": "efficiency", "waits_batch": "efficiency", "ukeire_batch": "efficiency",
-    "deal_frame": "sim.deals", "write_deals": "sim.deals", "qishou_study": "stats.qishou_freq",
-    "exact_qishou": "stats.exact_qishou", "exact_shanten": "stats.exact_shanten",
+    "shanten": "evaluate",
+    "shanten_batch": "evaluate",
+    "shanten_by_family": "evaluate",
+    "is_win": "evaluate",
+    "decompose": "decompose",
+    "waits": "efficiency",
+    "ukeire": "efficiency",
+    "waits_batch": "efficiency",
+    "ukeire_batch": "efficiency",
+    "deal_frame": "sim.deals",
+    "write_deals": "sim.deals",
+    "qishou_study": "stats.qishou_freq",
+    "exact_qishou": "stats.exact_qishou",
+    "exact_shanten": "stats.exact_shanten",
 }
 
 
@@ -34,7 +43,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'mjsim' has no attribute {name!r}")
 
 
-__all__ = [*_LAZY,
+__all__ = [
+    *_LAZY,
     "Hand",
     "Meld",
     "NotationError",

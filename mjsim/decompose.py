@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from .evaluate import as_hand, check_size, wild_mask
-from .rules import RuleSet, load_rules
 from .notation import counts_to_compact
+from .rules import RuleSet, load_rules
 from .tiles import N_KINDS, Hand, is_258
 
 
@@ -128,7 +128,9 @@ def _wait_shapes(melds, pair, tile: int) -> list[str]:
     return sorted(set(shapes))
 
 
-def decompose(hand: Hand | str, rules: str | RuleSet = "generic", wild: Any = None) -> list[Decomposition]:
+def decompose(
+    hand: Hand | str, rules: str | RuleSet = "generic", wild: Any = None
+) -> list[Decomposition]:
     """Every decomposition of a complete hand (14 tiles, 17 in ``caishen16``) under the
     rule set's melds; seven pairs (and eight pairs + 1) readings are included where the
     rule set has those forms. Pair and form restrictions are left to the caller
@@ -163,8 +165,13 @@ def decompose(hand: Hand | str, rules: str | RuleSet = "generic", wild: Any = No
                 if pairs is not None:
                     readings.append((form, (), None, tuple(pairs)))
         for form, melds, pair, pairs in readings:
-            shapes = [None] if hand.win_tile is None else (
-                _wait_shapes(melds, pair, hand.win_tile) if form == "standard" else ["single"])
+            shapes = (
+                [None]
+                if hand.win_tile is None
+                else (
+                    _wait_shapes(melds, pair, hand.win_tile) if form == "standard" else ["single"]
+                )
+            )
             for shape in shapes:
                 out.add(Decomposition(form, melds, pair, pairs, shape, wilds))
     return sorted(out, key=lambda d: (d.form, d.melds, d.pair or -1, d.wait or "", d.wilds))

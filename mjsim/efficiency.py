@@ -30,9 +30,9 @@ from .evaluate import (
     wild_mask,
 )
 from .kernels import waits as W
+from .kernels.shanten import IMPOSSIBLE
 from .notation import parse_tiles
 from .rules import RuleSet, load_rules
-from .kernels.shanten import IMPOSSIBLE
 from .tables.suits import INF
 from .tiles import N_KINDS, Hand, name
 
@@ -88,14 +88,28 @@ def _kernel_args(hand: Hand, rules: RuleSet, form, wild, void) -> tuple:
     comp = compile_rules(rules, form)
     one = np.ones(1, dtype=np.int64)
     return (
-        hand.counts[None, :], _owned(hand)[None, :], one * len(hand.melds), one * meld_flags(hand),
-        one * void_code(comp, void), comp.families, comp.melds, comp.kind_mask, comp.honour_mask,
-        wild_mask(wild), comp.tables,
+        hand.counts[None, :],
+        _owned(hand)[None, :],
+        one * len(hand.melds),
+        one * meld_flags(hand),
+        one * void_code(comp, void),
+        comp.families,
+        comp.melds,
+        comp.kind_mask,
+        comp.honour_mask,
+        wild_mask(wild),
+        comp.tables,
     )
 
 
-def waits(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = None,
-          form: str | None = None, wild: Any = None, void: Any = None) -> list[Wait]:
+def waits(
+    hand: Hand | str,
+    rules: str | RuleSet = "generic",
+    visible: Any = None,
+    form: str | None = None,
+    wild: Any = None,
+    void: Any = None,
+) -> list[Wait]:
     """The winning kinds of a ready 13-tile hand (16 in ``caishen16``), with live counts.
 
     An empty list means the hand is not ready.
@@ -107,8 +121,14 @@ def waits(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = Non
     return _live(_owned(hand), _visible(visible), np.flatnonzero(mask))
 
 
-def ukeire(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = None,
-           form: str | None = None, wild: Any = None, void: Any = None) -> list[Discard]:
+def ukeire(
+    hand: Hand | str,
+    rules: str | RuleSet = "generic",
+    visible: Any = None,
+    form: str | None = None,
+    wild: Any = None,
+    void: Any = None,
+) -> list[Discard]:
     """Each discard of a 14-tile hand (17 in ``caishen16``): shanten after it and the
     improving kinds with live counts, best first (lowest shanten, then most live tiles)."""
     rules = load_rules(rules)
@@ -120,14 +140,26 @@ def ukeire(hand: Hand | str, rules: str | RuleSet = "generic", visible: Any = No
     for d in np.flatnonzero(after[0] < INF):
         kept = owned.copy()
         kept[d] -= 1
-        out.append(Discard(name(int(d)), int(d), int(after[0, d]) - 1,
-                           tuple(_live(kept, seen, np.flatnonzero(improves[0, d])))))
+        out.append(
+            Discard(
+                name(int(d)),
+                int(d),
+                int(after[0, d]) - 1,
+                tuple(_live(kept, seen, np.flatnonzero(improves[0, d]))),
+            )
+        )
     return sorted(out, key=lambda x: (x.shanten, -x.live, x.kind))
 
 
-def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: Any = None,
-                n_melds: Any = 0, form: str | None = None, wild: Any = None,
-                void: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def waits_batch(
+    hands: np.ndarray,
+    rules: str | RuleSet = "generic",
+    visible: Any = None,
+    n_melds: Any = 0,
+    form: str | None = None,
+    wild: Any = None,
+    void: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The waits of each 13-tile row, ``bool[N, 34]``, and the live copies of each kind,
     ``int8[N, 34]`` (4 − own copies − visible copies; meaningful where a kind is a wait).
 
@@ -139,17 +171,35 @@ def waits_batch(hands: np.ndarray, rules: str | RuleSet = "generic", visible: An
     n = hands.shape[0]
     comp = compile_rules(rules, form)
     owned = hands.astype(np.int64)
-    mask = W.waits_many(hands, owned, per_row(n_melds, n), per_row(0, n),
-                        row_voids(comp, void, n), comp.families, comp.melds,
-                        comp.kind_mask, comp.honour_mask, wild_mask(wild), comp.tables)
-    seen = np.zeros((n, N_KINDS), np.int64) if visible is None else np.broadcast_to(
-        np.asarray(visible, dtype=np.int64), (n, N_KINDS))
+    mask = W.waits_many(
+        hands,
+        owned,
+        per_row(n_melds, n),
+        per_row(0, n),
+        row_voids(comp, void, n),
+        comp.families,
+        comp.melds,
+        comp.kind_mask,
+        comp.honour_mask,
+        wild_mask(wild),
+        comp.tables,
+    )
+    seen = (
+        np.zeros((n, N_KINDS), np.int64)
+        if visible is None
+        else np.broadcast_to(np.asarray(visible, dtype=np.int64), (n, N_KINDS))
+    )
     return mask, np.clip(4 - owned - seen, 0, 4).astype(np.int8)
 
 
-def ukeire_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
-                 form: str | None = None, wild: Any = None,
-                 void: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def ukeire_batch(
+    hands: np.ndarray,
+    rules: str | RuleSet = "generic",
+    n_melds: Any = 0,
+    form: str | None = None,
+    wild: Any = None,
+    void: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """For each 14-tile row and each kind held: the shanten after discarding it
     (``int8[N, 34]``, ``IMPOSSIBLE`` where the kind is not held) and the kinds that then
     improve the hand (``bool[N, 34, 34]``: discard × improving kind).
@@ -158,9 +208,18 @@ def ukeire_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: A
     hands = check_batch(hands, rules, n_melds)
     n = hands.shape[0]
     comp = compile_rules(rules, form)
-    after, improves = W.ukeire_many(hands, hands.astype(np.int64), per_row(n_melds, n),
-                                    per_row(0, n), row_voids(comp, void, n), comp.families,
-                                    comp.melds, comp.kind_mask, comp.honour_mask,
-                                    wild_mask(wild), comp.tables)
+    after, improves = W.ukeire_many(
+        hands,
+        hands.astype(np.int64),
+        per_row(n_melds, n),
+        per_row(0, n),
+        row_voids(comp, void, n),
+        comp.families,
+        comp.melds,
+        comp.kind_mask,
+        comp.honour_mask,
+        wild_mask(wild),
+        comp.tables,
+    )
     shanten = np.where(after >= INF, IMPOSSIBLE, after - 1).astype(np.int8)
     return shanten, improves

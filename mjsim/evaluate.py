@@ -57,8 +57,11 @@ def _family_row(fam) -> tuple[int, ...]:
     if fam.conditioned:
         if fam.form != "standard" or fam.pair != "any":
             raise HandError("shape conditions are only supported on the standard any-pair form")
-        need = (PUNG if fam.need_pung else 0) | (CHOW if fam.need_chow else 0) | (
-            YAO if fam.need_yao else 0)
+        need = (
+            (PUNG if fam.need_pung else 0)
+            | (CHOW if fam.need_chow else 0)
+            | (YAO if fam.need_yao else 0)
+        )
         return (K.CONSTRAINED, pair, 0, need, int(fam.red_pair_pung), fam.min_suits)
     if fam.form == "all_258" and not fam.irregular:
         raise HandError("all_258 is only supported in any arrangement (irregular = true)")
@@ -88,9 +91,16 @@ def compile_rules(rules: RuleSet, form: str | None = None) -> Compiled:
         kind_mask=kinds,
         honour_mask=kinds[27:].copy(),
         void=-1 if any(f.void_suit for f in rules.families) else -2,
-        tables=(t.std, t.pung, t.honour if honours else K.no_honours(), g.suit_info,
-                g.honour_info if honours else np.array([g.no_honour_info], dtype=np.int64),
-                *g.pairs, g.vectors, *flagged),
+        tables=(
+            t.std,
+            t.pung,
+            t.honour if honours else K.no_honours(),
+            g.suit_info,
+            g.honour_info if honours else np.array([g.no_honour_info], dtype=np.int64),
+            *g.pairs,
+            g.vectors,
+            *flagged,
+        ),
     )
 
 
@@ -117,18 +127,25 @@ names (["7z"]) or kind indices 0–33, or a bool[34] mask
         return mask
     if isinstance(wild, np.ndarray) and wild.dtype == np.bool_:
         if wild.shape != (N_KINDS,):
-            raise HandError(f"wild: a mask must be bool[{N_KINDS}], got shape {wild.shape}; "
-                            + _WILD_FORMS)
+            raise HandError(
+                f"wild: a mask must be bool[{N_KINDS}], got shape {wild.shape}; " + _WILD_FORMS
+            )
         return wild.copy()
-    items = list(np.ravel(wild)) if isinstance(wild, np.ndarray) else \
-        list(wild) if isinstance(wild, (list, tuple, set, frozenset)) else [wild]
+    items = (
+        list(np.ravel(wild))
+        if isinstance(wild, np.ndarray)
+        else list(wild)
+        if isinstance(wild, (list, tuple, set, frozenset))
+        else [wild]
+    )
     for item in items:
         mask[_wild_kind(item)] = True
     return mask
 
 
-_WILD_FORMS = ('give notation ("7z"), a list of tile names (["7z"]) or kind indices 0–33, '
-               "or a bool[34] mask")
+_WILD_FORMS = (
+    'give notation ("7z"), a list of tile names (["7z"]) or kind indices 0–33, or a bool[34] mask'
+)
 
 
 def _wild_kind(item: Any) -> int:
@@ -151,9 +168,22 @@ def _wild_kind(item: Any) -> int:
 def meld_flags(hand: Hand) -> int:
     """What a hand's declared melds rule out, as the kernels' ``meld_flags`` bits
     (:func:`mjsim.kernels.shanten.meld_flags`, which the game engine uses too)."""
-    rows = np.array([(m.first, K.MELD_CHOW if m.type == "chow" else K.MELD_PUNG
-                      if m.type == "pung" else K.MELD_CKONG if m.concealed else K.MELD_KONG)
-                     for m in hand.melds], dtype=np.int64).reshape(-1, 2)
+    rows = np.array(
+        [
+            (
+                m.first,
+                K.MELD_CHOW
+                if m.type == "chow"
+                else K.MELD_PUNG
+                if m.type == "pung"
+                else K.MELD_CKONG
+                if m.concealed
+                else K.MELD_KONG,
+            )
+            for m in hand.melds
+        ],
+        dtype=np.int64,
+    ).reshape(-1, 2)
     return int(K.meld_flags(rows, np.int64(len(rows)), np.int64(0)))
 
 
@@ -180,9 +210,18 @@ def _cost(hand: Hand, rules: RuleSet, form: str | None, wild: WildSpec, void: in
     caps = 4 - (np.asarray(hand.all_counts(), dtype=np.int64) - hand.counts)
     return int(
         K.hand_cost(
-            hand.counts, len(hand.melds), meld_flags(hand), void_code(comp, void),
-            comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-            caps, comp.tables, K.make_scratch(),
+            hand.counts,
+            len(hand.melds),
+            meld_flags(hand),
+            void_code(comp, void),
+            comp.families,
+            comp.melds,
+            comp.kind_mask,
+            comp.honour_mask,
+            wild_mask(wild),
+            caps,
+            comp.tables,
+            K.make_scratch(),
         )
     )
 
@@ -201,8 +240,13 @@ def void_code(comp: Compiled, void: int | str | None) -> int:
     raise HandError(f"void must be 'm', 'p', 's' or 0–2, got {void!r}")
 
 
-def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None = None,
-            wild: WildSpec = None, void: int | str | None = None) -> int | None:
+def shanten(
+    hand: Hand | str,
+    rules: str | RuleSet = "generic",
+    form: str | None = None,
+    wild: WildSpec = None,
+    void: int | str | None = None,
+) -> int | None:
     """Exact shanten of a 13/14-tile hand (16/17 in ``caishen16``): −1 complete, 0 ready.
 
     ``form`` restricts to one winning family; ``wild`` names held wildcard kinds;
@@ -219,8 +263,13 @@ def shanten(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None
     return None if cost >= INF else cost - 1
 
 
-def is_win(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None = None,
-           wild: WildSpec = None, void: int | str | None = None) -> bool:
+def is_win(
+    hand: Hand | str,
+    rules: str | RuleSet = "generic",
+    form: str | None = None,
+    wild: WildSpec = None,
+    void: int | str | None = None,
+) -> bool:
     """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape."""
     rules = load_rules(rules)
     hand = as_hand(hand, rules)
@@ -228,9 +277,15 @@ def is_win(hand: Hand | str, rules: str | RuleSet = "generic", form: str | None 
     return _cost(hand, rules, form, wild, void) == 0
 
 
-def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
-                  form: str | None = None, wild: WildSpec = None, meld_flags: Any = 0,
-                  void: Any = None) -> np.ndarray:
+def shanten_batch(
+    hands: np.ndarray,
+    rules: str | RuleSet = "generic",
+    n_melds: Any = 0,
+    form: str | None = None,
+    wild: WildSpec = None,
+    meld_flags: Any = 0,
+    void: Any = None,
+) -> np.ndarray:
     """Shanten of each row of ``hands`` (``uint8[N, 34]``) as ``int8[N]``.
 
     ``n_melds`` (scalar or per row) exposed melds are assumed compatible with every
@@ -245,9 +300,14 @@ def shanten_batch(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: 
     return _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, False, True)[0]
 
 
-def shanten_by_family(hands: np.ndarray, rules: str | RuleSet = "generic", n_melds: Any = 0,
-                      wild: WildSpec = None, void: Any = None,
-                      validate: bool = True) -> dict[str, np.ndarray]:
+def shanten_by_family(
+    hands: np.ndarray,
+    rules: str | RuleSet = "generic",
+    n_melds: Any = 0,
+    wild: WildSpec = None,
+    void: Any = None,
+    validate: bool = True,
+) -> dict[str, np.ndarray]:
     """Like :func:`shanten_batch`, in one pass: ``{"shanten": overall, form: that family's
     shanten, ...}`` for each winning family of the rule set. ``validate=False`` skips
     the input checks, for callers that built ``hands`` themselves (the dealers).
@@ -273,10 +333,18 @@ def _run_batch(hands, rules, n_melds, form, wild, meld_flags, void, by_family, v
     comp = compile_rules(rules, form)
     melds = one_or_per_row(n_melds, n)
     out, per = K.shanten_many(
-        hands, melds, one_or_per_row(meld_flags, n),
+        hands,
+        melds,
+        one_or_per_row(meld_flags, n),
         row_voids(comp, void, 1 if np.ndim(void) == 0 else n),
-        comp.families, comp.melds, comp.kind_mask, comp.honour_mask, wild_mask(wild),
-        comp.tables, rules.hand_size if validate else 0, by_family,
+        comp.families,
+        comp.melds,
+        comp.kind_mask,
+        comp.honour_mask,
+        wild_mask(wild),
+        comp.tables,
+        rules.hand_size if validate else 0,
+        by_family,
     )
     if validate:
         bad = np.flatnonzero(out == K.BAD_ROW)
@@ -327,13 +395,30 @@ def _raise_bad_row(hands: np.ndarray, rules: RuleSet, melds: np.ndarray, row: in
     playable = set(rules.kinds) - set(rules.bonus_kinds)
     stray = [k for k in np.flatnonzero(hands[row]) if k not in playable]
     if stray:
-        raise HandError(f"row {row} holds {name(int(stray[0]))}: the rule set {rules.id!r} "
-                        f"has no such tile")
+        raise HandError(
+            f"row {row} holds {name(int(stray[0]))}: the rule set {rules.id!r} has no such tile"
+        )
     size = int(hands[row].sum()) + 3 * int(melds[row if melds.size > 1 else 0])
-    raise HandError(f"row {row} has {size} tiles with its melds; {rules.id} hands have "
-                    f"{rules.hand_size} or {rules.hand_size + 1}")
+    raise HandError(
+        f"row {row} has {size} tiles with its melds; {rules.id} hands have "
+        f"{rules.hand_size} or {rules.hand_size + 1}"
+    )
 
 
-__all__ = ["HandError", "NotationError", "as_hand", "check_batch", "check_size", "compile_rules",
-           "is_win", "meld_flags", "per_row", "row_voids", "shanten", "shanten_batch",
-           "shanten_by_family", "void_code", "wild_mask"]
+__all__ = [
+    "HandError",
+    "NotationError",
+    "as_hand",
+    "check_batch",
+    "check_size",
+    "compile_rules",
+    "is_win",
+    "meld_flags",
+    "per_row",
+    "row_voids",
+    "shanten",
+    "shanten_batch",
+    "shanten_by_family",
+    "void_code",
+    "wild_mask",
+]

@@ -44,12 +44,27 @@ class NotationError(ValueError):
     """A hand string that cannot be read; the message names the token and its position."""
 
 
-_SUIT_WORDS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+_SUIT_WORDS = {
+    "万": "m",
+    "萬": "m",
+    "筒": "p",
+    "饼": "p",
+    "餅": "p",
+    "条": "s",
+    "條": "s",
+    "索": "s",
+}
 # longest names first so that 红中 is read before 中
 _HONOUR_WORDS = sorted(
     {
         **{zh: 27 + i for i, zh in enumerate(HONOUR_ZH)},
-        "東": 27, "红中": 33, "紅中": 33, "發": 32, "发财": 32, "發財": 32, "白板": 31,
+        "東": 27,
+        "红中": 33,
+        "紅中": 33,
+        "發": 32,
+        "发财": 32,
+        "發財": 32,
+        "白板": 31,
     }.items(),
     key=lambda item: -len(item[0]),
 )
@@ -79,7 +94,9 @@ class _Reader:
             if ch in "[]{}":
                 if closer is None:
                     return out
-                raise _error(text, self.pos, ch, f"bracket inside a meld (close it with {closer!r} first)")
+                raise _error(
+                    text, self.pos, ch, f"bracket inside a meld (close it with {closer!r} first)"
+                )
             if ch.isspace() or ch in ",，、":
                 self.pos += 1
             elif ch in _DIGITS:
@@ -91,7 +108,9 @@ class _Reader:
             else:
                 out.append(self._word())
         if closer is not None:
-            raise _error(text, self.end, text[self.end - 1:self.end], f"missing closing {closer!r}")
+            raise _error(
+                text, self.end, text[self.end - 1 : self.end], f"missing closing {closer!r}"
+            )
         return out
 
     def _digit_group(self) -> list[tuple[int, int, str]]:
@@ -104,7 +123,9 @@ class _Reader:
         suit = letter if letter in "mpsz" else _SUIT_WORDS.get(letter)
         if suit is None:
             raise _error(
-                text, self.pos, letter,
+                text,
+                self.pos,
+                letter,
                 "unknown suit letter (use m, p, s, z or 万/筒/饼/条/索)",
             )
         self.pos += 1
@@ -124,16 +145,21 @@ class _Reader:
         digit = text[start + 1]
         self.pos += 2
         if digit not in "12345678":
-            raise _error(text, start, text[start:start + 2], "flowers are f1–f8")
-        return 33 + int(digit), start, text[start:start + 2]
+            raise _error(text, start, text[start : start + 2], "flowers are f1–f8")
+        return 33 + int(digit), start, text[start : start + 2]
 
     def _chinese_suited(self) -> tuple[int, int, str]:
         text, start = self.text, self.pos
         suit = _SUIT_WORDS.get(text[start + 1]) if start + 1 < len(text) else None
         if suit is None:
-            raise _error(text, start, text[start:start + 2], "a Chinese numeral must be followed by 万, 筒/饼 or 条/索")
+            raise _error(
+                text,
+                start,
+                text[start : start + 2],
+                "a Chinese numeral must be followed by 万, 筒/饼 or 条/索",
+            )
         self.pos += 2
-        return SUITS.index(suit) * 9 + NUMERAL_ZH.index(text[start]), start, text[start:start + 2]
+        return SUITS.index(suit) * 9 + NUMERAL_ZH.index(text[start]), start, text[start : start + 2]
 
     def _word(self) -> tuple[int, int, str]:
         text, start = self.text, self.pos
@@ -147,7 +173,9 @@ class _Reader:
         raise _error(text, start, text[start], "unknown tile or symbol")
 
 
-def _meld_from(tiles: list[tuple[int, int, str]], concealed: bool, text: str, pos: int, end: int) -> Meld:
+def _meld_from(
+    tiles: list[tuple[int, int, str]], concealed: bool, text: str, pos: int, end: int
+) -> Meld:
     kinds = sorted(k for k, _, _ in tiles)
     token = text[pos:end]
     if len(kinds) == 4 and len(set(kinds)) == 1 and kinds[0] < N_KINDS:
@@ -158,8 +186,11 @@ def _meld_from(tiles: list[tuple[int, int, str]], concealed: bool, text: str, po
         first = kinds[0]
         if first < 27 and first % 9 <= 6 and kinds == [first, first + 1, first + 2]:
             return Meld("chow", first)
-    what = "a concealed kong is four identical tiles" if concealed else (
-        "a meld is a chow (three consecutive suited tiles), a pung or a kong")
+    what = (
+        "a concealed kong is four identical tiles"
+        if concealed
+        else ("a meld is a chow (three consecutive suited tiles), a pung or a kong")
+    )
     raise _error(text, pos, token, f"not a meld ({what})")
 
 
@@ -227,7 +258,9 @@ def _split_winning_tile(text: str) -> tuple[int, tuple[int, int, str] | None, st
         return len(text), None, None
     match = _WIN_RE.fullmatch(text, plus)
     if match is None:
-        raise _error(text, plus, text[plus:], "after '+' write one tile and optionally (ron) or (tsumo)")
+        raise _error(
+            text, plus, text[plus:], "after '+' write one tile and optionally (ron) or (tsumo)"
+        )
     tiles = _Reader(text, match.start(1), match.end(1)).tiles_until(None)
     if len(tiles) != 1 or tiles[0][0] >= N_KINDS:
         raise _error(text, plus + 1, match.group(1), "the winning tile after '+' must be one tile")
@@ -249,7 +282,9 @@ def _check(text, seen, concealed, melds, flowers, rules) -> None:
         allowed = set(rules.kinds)
         for kind, pos, token in seen:
             if kind < N_KINDS and kind not in allowed:
-                raise _error(text, pos, token, f"the rule set {rules.id!r} has no tile {name(kind)}")
+                raise _error(
+                    text, pos, token, f"the rule set {rules.id!r} has no tile {name(kind)}"
+                )
             if kind >= N_KINDS and not rules.has_flowers:
                 raise _error(text, pos, token, f"the rule set {rules.id!r} has no flowers")
     max_tiles = DEFAULT_MAX_TILES if rules is None else rules.hand_size + 1
@@ -309,7 +344,9 @@ def _spell(hand: Hand, tile_text) -> str:
     concealed = [k for k in range(N_KINDS) for _ in range(int(counts[k]))]
     parts = ["".join(tile_text(k) for k in concealed)] if concealed else []
     for meld in hand.melds:
-        parts.append(("{%s}" if meld.concealed else "[%s]") % "".join(tile_text(k) for k in meld.kinds))
+        parts.append(
+            ("{%s}" if meld.concealed else "[%s]") % "".join(tile_text(k) for k in meld.kinds)
+        )
     parts += [tile_text(f) for f in sorted(hand.flowers)]
     return " ".join(parts + _win_suffix(hand, tile_text))
 

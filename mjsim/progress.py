@@ -40,8 +40,11 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         task = bar.add_task(description, total=total)
 
         def advance(n: int = 1, note: str | None = None) -> None:
-            bar.update(task, advance=n,
-                       description=description if note is None else f"{description} {note}")
+            bar.update(
+                task,
+                advance=n,
+                description=description if note is None else f"{description} {note}",
+            )
 
         yield advance
 

@@ -155,9 +155,19 @@ class WallSpec:
         return self.size - self.dealt - self.reserved - (self.indicator == "tail")
 
     def _key(self) -> tuple:
-        return (self.multiset.tobytes(), self.hand_size, self.dealer_extra, self.bonus_kinds,
-                self.wild, self.indicator, self.wild_step, self.reserved,
-                self.indicator_slot, self.kaibao, self.stream)
+        return (
+            self.multiset.tobytes(),
+            self.hand_size,
+            self.dealer_extra,
+            self.bonus_kinds,
+            self.wild,
+            self.indicator,
+            self.wild_step,
+            self.reserved,
+            self.indicator_slot,
+            self.kaibao,
+            self.stream,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, WallSpec):
@@ -196,8 +206,17 @@ class DealBatch:
     live_left: np.ndarray
     tail_used: np.ndarray
 
-    ARRAYS = ("hands", "bonus", "first_draw", "indicator", "wild", "dice", "kaibao",
-              "live_left", "tail_used")
+    ARRAYS = (
+        "hands",
+        "bonus",
+        "first_draw",
+        "indicator",
+        "wild",
+        "dice",
+        "kaibao",
+        "live_left",
+        "tail_used",
+    )
 
     def __len__(self) -> int:
         return int(self.hands.shape[0])
@@ -287,10 +306,25 @@ def deal_batch(spec: WallSpec | RuleSet | str, seed: int, start: int, n: int) ->
         tail_used=np.empty(n, dtype=np.int16),
     )
     _deal.deal_kernel(
-        spec.multiset, spec.is_bonus, spec.deal_seats, spec.reserved,
-        _INDICATOR_MODES[spec.indicator], spec.wild_step, _NEXT, spec.kaibao,
-        stream_key(seed, spec.stream), stream_key(seed, DICE_STREAM), np.int64(start),
-        out.hands, out.bonus, out.first_draw, out.indicator, out.wild, out.dice, out.kaibao,
-        out.live_left, out.tail_used,
+        spec.multiset,
+        spec.is_bonus,
+        spec.deal_seats,
+        spec.reserved,
+        _INDICATOR_MODES[spec.indicator],
+        spec.wild_step,
+        _NEXT,
+        spec.kaibao,
+        stream_key(seed, spec.stream),
+        stream_key(seed, DICE_STREAM),
+        np.int64(start),
+        out.hands,
+        out.bonus,
+        out.first_draw,
+        out.indicator,
+        out.wild,
+        out.dice,
+        out.kaibao,
+        out.live_left,
+        out.tail_used,
     )
     return out

@@ -29,12 +29,21 @@ import pytest
 
 #: test files that run one after another in one worker, first, in this order: those whose
 #: tests start other processes, then the brute-force enumerations
-ONE_LANE = ("test_notebooks.py", "test_cluster.py", "test_deals.py", "test_refcounts.py",
-            "test_callref.py", "test_charts.py", "test_exact_shanten.py")
+ONE_LANE = (
+    "test_notebooks.py",
+    "test_cluster.py",
+    "test_deals.py",
+    "test_refcounts.py",
+    "test_callref.py",
+    "test_charts.py",
+    "test_exact_shanten.py",
+)
 _LANE = "one lane"
 
-_ENGINE = ("from mjsim.game.play import play_rows; "
-           "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)")
+_ENGINE = (
+    "from mjsim.game.play import play_rows; "
+    "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)"
+)
 #: one job a child: the deal, shanten and exact kernels, then each scoring model's engine (a
 #: rule set of it), the longest first (cold on 2 cores, two at a time, 2026-12-04: the
 #: kernels 90 s, changsha 64 s, generic 60 s, shanghai_qhp 50 s, caishen16 49 s,
@@ -76,8 +85,14 @@ def pytest_sessionstart(session) -> None:
 
 
 #: the C library, where it has ``malloc_trim`` (glibc), else None
-_LIBC = next((lib for lib in [ctypes.CDLL(ctypes.util.find_library("c") or None)]
-              if hasattr(lib, "malloc_trim")), None)
+_LIBC = next(
+    (
+        lib
+        for lib in [ctypes.CDLL(ctypes.util.find_library("c") or None)]
+        if hasattr(lib, "malloc_trim")
+    ),
+    None,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from mjsim.rules import Family, RuleSet, load_rules
 from mjsim.tiles import is_258, is_honour, is_terminal
@@ -33,8 +33,15 @@ INF = 10**6
 N = 34
 SUIT_NAMES = "mps"
 ALL_FORMS = (
-    "standard", "seven_pairs", "eight_pairs", "one_suit", "mixed_one_suit", "all_pungs",
-    "all_258", "all_honours", "quanqiuren",
+    "standard",
+    "seven_pairs",
+    "eight_pairs",
+    "one_suit",
+    "mixed_one_suit",
+    "all_pungs",
+    "all_258",
+    "all_honours",
+    "quanqiuren",
 )
 
 
@@ -93,9 +100,9 @@ def wall_kinds(rules) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- decompositions
 
 
-def decompositions(counts34, n_melds_needed: int,
-                   pair_ok: Callable[[int], bool] = lambda k: True
-                   ) -> Iterator[tuple[list[tuple[str, int]], int]]:
+def decompositions(
+    counts34, n_melds_needed: int, pair_ok: Callable[[int], bool] = lambda k: True
+) -> Iterator[tuple[list[tuple[str, int]], int]]:
     """Every split of ``counts34`` into ``n_melds_needed`` chows/pungs and one pair.
 
     Plain recursion on the lowest kind still held: all its copies are used at once, by
@@ -114,13 +121,14 @@ def decompositions(counts34, n_melds_needed: int,
                 yield list(melds), pair
             return
         here = c[k]
-        for use_pair in ((0, 1) if pair is None and pair_ok(k) else (0,)):
+        for use_pair in (0, 1) if pair is None and pair_ok(k) else (0,):
             for pung in (0, 1):
                 chows = here - 2 * use_pair - 3 * pung
                 if chows < 0:
                     continue
-                if chows and not (k < 27 and k % 9 <= 6
-                                  and c[k + 1] >= chows and c[k + 2] >= chows):
+                if chows and not (
+                    k < 27 and k % 9 <= 6 and c[k + 1] >= chows and c[k + 2] >= chows
+                ):
                     continue
                 c[k] = 0
                 if chows:
@@ -129,7 +137,7 @@ def decompositions(counts34, n_melds_needed: int,
                 added = [("pung", k)] * pung + [("chow", k)] * chows
                 melds.extend(added)
                 yield from rec(melds, k if use_pair else pair)
-                del melds[len(melds) - len(added):]
+                del melds[len(melds) - len(added) :]
                 c[k] = here
                 if chows:
                     c[k + 1] += chows
@@ -207,16 +215,20 @@ def win_all_pungs(counts, melds=(), total_melds=4) -> bool:
     """碰碰胡: STD(M, any) with every meld (exposed or concealed) a pung or kong."""
     if any(m[0] == "chow" for m in norm_melds(melds)):
         return False
-    return any(all(t == "pung" for t, _ in ms)
-               for ms, _ in _std_decomps(counts, melds, total_melds))
+    return any(
+        all(t == "pung" for t, _ in ms) for ms, _ in _std_decomps(counts, melds, total_melds)
+    )
 
 
 def win_all_258(counts, melds=(), total_melds=4) -> bool:
     """将一色: every tile (melds included) has rank 2, 5 or 8; any arrangement."""
     need = total_melds - len(norm_melds(melds))
     total = _all_tiles(counts, melds)
-    return (need >= 0 and sum(_counts(counts)) == 3 * need + 2
-            and all(is_258(k) for k in range(N) if total[k]))
+    return (
+        need >= 0
+        and sum(_counts(counts)) == 3 * need + 2
+        and all(is_258(k) for k in range(N) if total[k])
+    )
 
 
 def win_all_honours(counts, melds=(), total_melds=4, any_shape=True) -> bool:
@@ -274,7 +286,8 @@ def win_ne(counts, melds=(), three_suits=True, terminal_or_honour=True, need_cha
     if three_suits and len(_suits_present(total)) != 3:
         return False
     if terminal_or_honour and not any(
-            total[k] and (is_terminal(k) or is_honour(k)) for k in range(N)):
+        total[k] and (is_terminal(k) or is_honour(k)) for k in range(N)
+    ):
         return False
     for all_melds, _ in _hz_ne_decomps(counts, melds):
         if not need_cha or any(t in ("pung", "kong") for t, _ in all_melds):
@@ -289,8 +302,13 @@ def family_win(fam: Family, counts, melds, total_melds, options=None) -> bool:
         return win_hz(counts, melds)
     if fam.constraint == "ne":
         o = options or {}
-        return win_ne(counts, melds, o.get("neb_three_suits", True),
-                      o.get("neb_need_terminal_or_honour", True), o.get("neb_need_cha", True))
+        return win_ne(
+            counts,
+            melds,
+            o.get("neb_three_suits", True),
+            o.get("neb_need_terminal_or_honour", True),
+            o.get("neb_need_cha", True),
+        )
     if form == "standard":
         return win_standard(counts, melds, fam.pair, total_melds)
     if form == "seven_pairs":
@@ -354,8 +372,16 @@ def naive_is_win_wild(counts, rules, wild_kinds, melds=(), form=None, void=None)
 
 
 @lru_cache(maxsize=4_000_000)
-def _best_suffix(hand: tuple, caps: tuple, pair_ok: tuple, chows: bool,
-                 m_left: int, p_left: int, c1: int, c2: int) -> int:
+def _best_suffix(
+    hand: tuple,
+    caps: tuple,
+    pair_ok: tuple,
+    chows: bool,
+    m_left: int,
+    p_left: int,
+    c1: int,
+    c2: int,
+) -> int:
     """Fewest missing tiles over every target of the kinds ``hand`` (a suffix of a group)
     that completes ``m_left`` melds and ``p_left`` pairs there.
 
@@ -372,7 +398,7 @@ def _best_suffix(hand: tuple, caps: tuple, pair_ok: tuple, chows: bool,
     max_c = m_left if (chows and len(hand) >= 3) else 0
     rest = (hand[1:], caps[1:], pair_ok[1:], chows)
     for pung in (0, 1):
-        for pair in ((0, 1) if (p_left and pair_ok[0]) else (0,)):
+        for pair in (0, 1) if (p_left and pair_ok[0]) else (0,):
             for c in range(max_c + 1):
                 if c + pung > m_left:
                     break
@@ -397,8 +423,10 @@ def _group_costs(hand: tuple, caps: tuple, chows: bool, pair_ok: tuple, max_meld
     not exceed ``caps`` (4 minus the copies in exposed melds; 0 for kinds that cannot be
     used). The cost of a target is Σ max(target_i − hand_i, 0), minimised over targets.
     """
-    return tuple(tuple(_best_suffix(hand, caps, pair_ok, chows, m, p, 0, 0) for p in (0, 1))
-                 for m in range(max_melds + 1))
+    return tuple(
+        tuple(_best_suffix(hand, caps, pair_ok, chows, m, p, 0, 0) for p in (0, 1))
+        for m in range(max_melds + 1)
+    )
 
 
 def _combine(tables, need: int, must_use=()) -> int:
@@ -427,8 +455,9 @@ def _combine(tables, need: int, must_use=()) -> int:
 _GROUPS = (range(0, 9), range(9, 18), range(18, 27), range(27, 34))
 
 
-def _std_cost(hand, caps, need, pair="any", pungs_only=False, groups=(0, 1, 2, 3),
-              must_use=()) -> int:
+def _std_cost(
+    hand, caps, need, pair="any", pungs_only=False, groups=(0, 1, 2, 3), must_use=()
+) -> int:
     """Fewest missing tiles to STD(need, pair) over ``groups`` (others are left empty)."""
     tables = []
     for g in range(4):
@@ -438,8 +467,11 @@ def _std_cost(hand, caps, need, pair="any", pungs_only=False, groups=(0, 1, 2, 3
         else:
             group_caps = (0,) * len(kinds)
         pair_ok = tuple(pair == "any" or is_258(k) for k in kinds)
-        tables.append(_group_costs(tuple(hand[k] for k in kinds), group_caps,
-                                   g < 3 and not pungs_only, pair_ok, need))
+        tables.append(
+            _group_costs(
+                tuple(hand[k] for k in kinds), group_caps, g < 3 and not pungs_only, pair_ok, need
+            )
+        )
     return _combine(tables, need, must_use)
 
 
@@ -457,7 +489,7 @@ def _pairs_cost(hand, caps, n_pairs: int, quads: bool, singles: int) -> int:
 
 @lru_cache(maxsize=200_000)
 def _pairs_profile(profile, n_pairs, quads, singles):
-    @lru_cache(maxsize=None)
+    @cache
     def best(i, pairs_left, singles_left):
         if i == len(profile):
             return 0 if pairs_left == 0 and singles_left == 0 else INF
@@ -485,7 +517,7 @@ def _only_cost(hand, caps, kinds, size: int) -> int:
 
 @lru_cache(maxsize=200_000)
 def _only_profile(profile, size):
-    @lru_cache(maxsize=None)
+    @cache
     def best(i, left):
         if i == len(profile):
             return 0 if left == 0 else INF
@@ -518,13 +550,25 @@ def family_conditions(fam: Family):
 
 def _prune(options: dict) -> dict:
     """Drop a flag set when a superset is at most as dear (conditions only ask for flags)."""
-    return {f: c for f, c in options.items()
-            if not any(g != f and g & f == f and d <= c for g, d in options.items())}
+    return {
+        f: c
+        for f, c in options.items()
+        if not any(g != f and g & f == f and d <= c for g, d in options.items())
+    }
 
 
 @lru_cache(maxsize=2_000_000)
-def _flag_suffix(hand: tuple, caps: tuple, yao: tuple, red: tuple, chows: bool,
-                 m_left: int, p_left: int, c1: int, c2: int) -> dict:
+def _flag_suffix(
+    hand: tuple,
+    caps: tuple,
+    yao: tuple,
+    red: tuple,
+    chows: bool,
+    m_left: int,
+    p_left: int,
+    c1: int,
+    c2: int,
+) -> dict:
     """:func:`_best_suffix` per outcome: {flags of the target's tiles here: fewest missing}.
 
     The choices at each kind are those of :func:`_best_suffix` (any pair kind); a choice
@@ -537,19 +581,21 @@ def _flag_suffix(hand: tuple, caps: tuple, yao: tuple, red: tuple, chows: bool,
     max_c = m_left if (chows and len(hand) >= 3) else 0
     rest = (hand[1:], caps[1:], yao[1:], red[1:], chows)
     for pung in (0, 1):
-        for pair in ((0, 1) if p_left else (0,)):
+        for pair in (0, 1) if p_left else (0,):
             for c in range(max_c + 1):
                 if c + pung > m_left:
                     break
                 t = c1 + c2 + c + 3 * pung + 2 * pair
                 if t > caps[0]:
                     break
-                here = ((F_PUNG if pung else 0) | (F_CHOW if c else 0)
-                        | (F_NONEMPTY | (F_YAO if yao[0] else 0) if t else 0)
-                        | (F_REDPAIR if pair and red[0] else 0))
+                here = (
+                    (F_PUNG if pung else 0)
+                    | (F_CHOW if c else 0)
+                    | (F_NONEMPTY | (F_YAO if yao[0] else 0) if t else 0)
+                    | (F_REDPAIR if pair and red[0] else 0)
+                )
                 cost = max(t - hand[0], 0)
-                for f, sub in _flag_suffix(*rest, m_left - c - pung, p_left - pair,
-                                           c, c1).items():
+                for f, sub in _flag_suffix(*rest, m_left - c - pung, p_left - pair, c, c1).items():
                     key = f | here
                     if cost + sub < out.get(key, INF):
                         out[key] = cost + sub
@@ -575,8 +621,11 @@ def _constrained_cost(hand, caps, melds, need: int, conditions) -> int:
         caps_g = tuple(caps[k] for k in kinds)
         yao_g = tuple(is_terminal(k) or is_honour(k) for k in kinds)
         red_g = tuple(k == 33 for k in kinds)
-        table = {(m, p): _flag_suffix(hand_g, caps_g, yao_g, red_g, g < 3, m, p, 0, 0)
-                 for m in range(need + 1) for p in (0, 1)}
+        table = {
+            (m, p): _flag_suffix(hand_g, caps_g, yao_g, red_g, g < 3, m, p, 0, 0)
+            for m in range(need + 1)
+            for p in (0, 1)
+        }
         nxt: dict = {}
         for (m1, p1, f1), c1 in acc.items():
             for (m2, p2), options in table.items():
@@ -595,14 +644,19 @@ def _constrained_cost(hand, caps, melds, need: int, conditions) -> int:
             continue
         pung_ok = f & F_PUNG or (red_pair_pung and f & F_REDPAIR)
         suits = sum(1 for bit in F_SUIT if f & bit)
-        if ((not need_pung or pung_ok) and (not need_chow or f & F_CHOW)
-                and (not need_yao or f & F_YAO) and suits >= min_suits):
+        if (
+            (not need_pung or pung_ok)
+            and (not need_chow or f & F_CHOW)
+            and (not need_yao or f & F_YAO)
+            and suits >= min_suits
+        ):
             best = min(best, cost)
     return best
 
 
-def family_cost(fam: Family, hand, caps, melds, n_melds: int, total_melds: int,
-                allowed_kinds) -> int:
+def family_cost(
+    fam: Family, hand, caps, melds, n_melds: int, total_melds: int, allowed_kinds
+) -> int:
     """Fewest missing tiles to the nearest winning hand of one family (INF if none).
 
     ``hand`` holds the natural concealed tiles, ``caps`` how many copies a target may
@@ -624,8 +678,13 @@ def family_cost(fam: Family, hand, caps, melds, n_melds: int, total_melds: int,
     if form in ("seven_pairs", "eight_pairs"):
         if n_melds:
             return INF
-        return _pairs_cost(hand, caps, 7 if form == "seven_pairs" else 8, fam.quads,
-                           1 if form == "eight_pairs" else 0)
+        return _pairs_cost(
+            hand,
+            caps,
+            7 if form == "seven_pairs" else 8,
+            fam.quads,
+            1 if form == "eight_pairs" else 0,
+        )
     if form == "all_258":
         if any(total_meld[k] and not is_258(k) for k in range(N)):
             return INF
@@ -657,14 +716,16 @@ def family_cost(fam: Family, hand, caps, melds, n_melds: int, total_melds: int,
                 best = min(best, _std_cost(hand, caps, need, fam.pair, groups=(s,)))
             else:
                 must = () if 3 in meld_suits else (3,)
-                best = min(best, _std_cost(hand, caps, need, fam.pair, groups=(s, 3),
-                                           must_use=must))
+                best = min(
+                    best, _std_cost(hand, caps, need, fam.pair, groups=(s, 3), must_use=must)
+                )
         return best
     raise ValueError(form)
 
 
-def naive_cost(counts, rules, n_melds=0, melds=(), form=None, wild_kinds=(), void=None,
-               count_meld_copies=True) -> int:
+def naive_cost(
+    counts, rules, n_melds=0, melds=(), form=None, wild_kinds=(), void=None, count_meld_copies=True
+) -> int:
     """Fewest tiles missing from the nearest win (wildcards already spent), or INF.
 
     ``count_meld_copies=False`` drops the copies in exposed melds from the 4-per-kind cap
@@ -701,8 +762,9 @@ def naive_cost(counts, rules, n_melds=0, melds=(), form=None, wild_kinds=(), voi
     return max(best - w, 0)
 
 
-def naive_shanten(counts, rules, n_melds=0, melds=(), form=None, wild_kinds=(), void=None,
-                  count_meld_copies=True):
+def naive_shanten(
+    counts, rules, n_melds=0, melds=(), form=None, wild_kinds=(), void=None, count_meld_copies=True
+):
     """Shanten by the definition (RULES.md §0.5): −1 complete, 0 ready; None if no family
     of ``rules`` can be reached. ``n_melds`` counts exposed melds (defaults to
     ``len(melds)``; extra ones are unknown and assumed compatible with every family)."""

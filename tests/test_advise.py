@@ -38,7 +38,7 @@ def test_caishen_honours_first_is_the_only_choice():
     rules = load_rules("caishen16")
     hand = parse_hand("123m456m789p111s22s45p3z", rules)
     for seed in range(4):
-        G, S, W, wall = position(rules, hand, np.zeros(34, np.int64), None, 0, 0, seed)
+        G, S, W, _wall = position(rules, hand, np.zeros(34, np.int64), None, 0, 0, seed)
         if not S.wild[0, 29]:  # 3z is not the 财神 kind of this deal
             choose_discard(G, S, W, np.int64(0), np.int64(R.BOT_EFFICIENCY))
             assert [k for k in range(34) if W.keys[k] < 1 << 40] == [29]
@@ -47,10 +47,14 @@ def test_caishen_honours_first_is_the_only_choice():
 
 
 def test_ten_times_the_worlds_agree():
-    few = {r["tile"]: r for r in advise("changsha", "123m456p789s22m357s", rollouts=60,
-                                        seed=1)["discards"]}
-    many = {r["tile"]: r for r in advise("changsha", "123m456p789s22m357s", rollouts=600,
-                                         seed=2)["discards"]}
+    few = {
+        r["tile"]: r
+        for r in advise("changsha", "123m456p789s22m357s", rollouts=60, seed=1)["discards"]
+    }
+    many = {
+        r["tile"]: r
+        for r in advise("changsha", "123m456p789s22m357s", rollouts=600, seed=2)["discards"]
+    }
     assert few.keys() == many.keys()
     for tile, a in few.items():
         b = many[tile]
@@ -81,10 +85,14 @@ def test_claims_are_the_pung_the_chows_and_declining():
 
 
 def test_ten_times_the_worlds_agree_on_claims():
-    few = {r["claim"]: r for r in advise("changsha", CLAIMING, claim="4m", rollouts=60,
-                                         seed=1)["claims"]}
-    many = {r["claim"]: r for r in advise("changsha", CLAIMING, claim="4m", rollouts=600,
-                                          seed=2)["claims"]}
+    few = {
+        r["claim"]: r
+        for r in advise("changsha", CLAIMING, claim="4m", rollouts=60, seed=1)["claims"]
+    }
+    many = {
+        r["claim"]: r
+        for r in advise("changsha", CLAIMING, claim="4m", rollouts=600, seed=2)["claims"]
+    }
     assert few.keys() == many.keys()
     for claim, a in few.items():
         b = many[claim]
@@ -96,7 +104,7 @@ def test_the_position_keeps_every_tile():
     hand = parse_hand("[555p] 123m456p78s99m1s23s", rules)
     seen = np.zeros(34, np.int64)
     seen[[0, 8, 33]] = 1
-    G, S, W, wall = position(rules, hand, seen, None, 1, 0, 5)
+    _G, S, _W, wall = position(rules, hand, seen, None, 1, 0, 5)
     assert (S.concealed[1] == hand.counts).all() and S.n_melds[1] == 1
     assert S.pos[P_HEAD] < S.pos[P_TAIL]
     for o in (0, 2, 3):
@@ -107,18 +115,21 @@ def test_the_position_keeps_every_tile():
     assert (total <= 4).all()  # no fifth copy anywhere
 
 
-@pytest.mark.parametrize("args, message", [
-    (["123m456p789s22m35s"], "must hold 14 concealed tiles"),
-    (["123m456p789s22m357s", "--seen", "2m2m3m"], "5 copies of 2m"),
-    (["123m456p789s22m357s", "--seen", "1z"], "changsha has 0"),
-    (["123m456p789s22m357s", "--rollouts", "1"], "rollouts"),
-    (["123m456p789s22m357s", "--seat", "5"], "seat"),
-    (["123m456p789s22m357s", "--rules", "nope"], "nope"),
-    (["123m456p789s22m357s", "--claim", "4m"], "must hold 13 concealed tiles"),
-    ([CLAIMING, "--claim", "4m4m"], "one tile"),
-    ([CLAIMING, "--claim", "4m", "--from", "0"], "another seat"),
-    ([CLAIMING, "--claim", "1p"], "no pung or chow of 1p"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["123m456p789s22m35s"], "must hold 14 concealed tiles"),
+        (["123m456p789s22m357s", "--seen", "2m2m3m"], "5 copies of 2m"),
+        (["123m456p789s22m357s", "--seen", "1z"], "changsha has 0"),
+        (["123m456p789s22m357s", "--rollouts", "1"], "rollouts"),
+        (["123m456p789s22m357s", "--seat", "5"], "seat"),
+        (["123m456p789s22m357s", "--rules", "nope"], "nope"),
+        (["123m456p789s22m357s", "--claim", "4m"], "must hold 13 concealed tiles"),
+        ([CLAIMING, "--claim", "4m4m"], "one tile"),
+        ([CLAIMING, "--claim", "4m", "--from", "0"], "another seat"),
+        ([CLAIMING, "--claim", "1p"], "no pung or chow of 1p"),
+    ],
+)
 def test_bad_input_is_one_line(args, message):
     result = runner.invoke(app, ["advise", *args])
     assert result.exit_code == 2
@@ -127,20 +138,36 @@ def test_bad_input_is_one_line(args, message):
 
 def test_cli_json_and_chart(tmp_path):
     png = tmp_path / "advise.png"
-    result = runner.invoke(app, ["advise", JIANG, "--rollouts", "16", "--json",
-                                 "--chart", str(png)])
+    result = runner.invoke(
+        app, ["advise", JIANG, "--rollouts", "16", "--json", "--chart", str(png)]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["rules"] == "changsha" and doc["discards"][0]["tile"] == "9m"
     assert png.stat().st_size > 1000
     table = runner.invoke(app, ["advise", JIANG, "--rollouts", "16"], env={"COLUMNS": "160"})
     assert table.exit_code == 0 and "9m *" in table.output and "efficiency" in table.output
-    claims = runner.invoke(app, ["advise", CLAIMING, "--claim", "4m", "--rollouts", "16",
-                                 "--json", "--chart", str(tmp_path / "claims.png")])
+    claims = runner.invoke(
+        app,
+        [
+            "advise",
+            CLAIMING,
+            "--claim",
+            "4m",
+            "--rollouts",
+            "16",
+            "--json",
+            "--chart",
+            str(tmp_path / "claims.png"),
+        ],
+    )
     assert claims.exit_code == 0, claims.output
     doc = json.loads(claims.output)
     assert doc["decision"] == "claim" and len(doc["claims"]) == 4
     assert (tmp_path / "claims.png").stat().st_size > 1000
-    table = runner.invoke(app, ["advise", CLAIMING, "--claim", "4m", "--from", "3",
-                                "--rollouts", "16"], env={"COLUMNS": "160"})
+    table = runner.invoke(
+        app,
+        ["advise", CLAIMING, "--claim", "4m", "--from", "3", "--rollouts", "16"],
+        env={"COLUMNS": "160"},
+    )
     assert table.exit_code == 0 and "chow 345m" in table.output and "4m from seat 3" in table.output

@@ -10,8 +10,13 @@ from typer.testing import CliRunner
 
 from mjsim.cli import app
 from mjsim.game.config import playable_rules
-from mjsim.report.atlas import (COLUMNS, build_all, estimate_cell, overview_markdown,
-                                rows_from_reports)
+from mjsim.report.atlas import (
+    COLUMNS,
+    build_all,
+    estimate_cell,
+    overview_markdown,
+    rows_from_reports,
+)
 from mjsim.stats.exact import exact_summary
 
 RULES = ("changsha", "caishen16")  # a 起手胡 report and a deal report
@@ -31,9 +36,16 @@ def test_build_all_writes_each_report_and_the_overview(tmp_path):
         exact = exact_summary(rid)
         assert row["complete_exact_value"] == exact["complete_at_deal"]["p"]
         assert row["ready_exact_value"] == exact["ready_at_deal"]["p"]
-        assert row["lucky_exact_values"] == ({"qishou": {
-            seat: exact["qishou"]["any_basic"][seat]["p"] for seat in ("non_dealer", "dealer")}}
-            if rid == "changsha" else {})
+        assert row["lucky_exact_values"] == (
+            {
+                "qishou": {
+                    seat: exact["qishou"]["any_basic"][seat]["p"]
+                    for seat in ("non_dealer", "dealer")
+                }
+            }
+            if rid == "changsha"
+            else {}
+        )
         # the simulated ones are the report's own, with their intervals
         base = summary["play"]["baseline"]
         assert row["win_rate"] == estimate_cell(base["win_rate"])
@@ -54,8 +66,9 @@ def test_build_all_writes_each_report_and_the_overview(tmp_path):
 
 
 def test_report_all_refuses_settings(tmp_path):
-    result = CliRunner().invoke(app, ["report", "--all", "--set", "cs_birds=4", "--out",
-                                      str(tmp_path)])
+    result = CliRunner().invoke(
+        app, ["report", "--all", "--set", "cs_birds=4", "--out", str(tmp_path)]
+    )
     assert result.exit_code != 0
     assert "--all writes every rule set at its defaults" in result.output
     assert not list(tmp_path.iterdir())
@@ -71,9 +84,13 @@ def test_the_committed_overview_is_the_committed_reports():
     assert ids == [r.id for r in playable_rules()]  # every playable rule set has its report
     rows = rows_from_reports(reports, ids)
     assert rows == committed
-    table = [x for x in (reports / "README.md").read_text(encoding="utf-8").splitlines()
-             if x.startswith("| [`")]
-    assert table == [x for x in overview_markdown(rows, 0, 0, 0).splitlines()
-                     if x.startswith("| [`")]
+    table = [
+        x
+        for x in (reports / "README.md").read_text(encoding="utf-8").splitlines()
+        if x.startswith("| [`")
+    ]
+    assert table == [
+        x for x in overview_markdown(rows, 0, 0, 0).splitlines() if x.startswith("| [`")
+    ]
     bahua = next(r for r in rows if r["rules"] == "shanghai_qhp")["lucky_exact_values"]
     assert bahua["bonus_win"]["dealer"] == float(Fraction(11305, 209004408899))

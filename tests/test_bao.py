@@ -12,6 +12,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from scripted import kinds
 
 from mjsim.game import record as R
 from mjsim.game.bots import choose_discard
@@ -21,16 +22,31 @@ from mjsim.game.engine import fenzhang
 from mjsim.game.play import play_frame
 from mjsim.game.scoring import bao as BAO
 from mjsim.game.scoring import settle
-from mjsim.game.state import (P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEALER, P_HEAD,
-                              P_RESERVED, P_TAIL, P_TURNS, PUSH_NONE, ST_COST, ST_DECLARED,
-                              ST_KEY, ST_PUSH, ST_READY, add_meld, cost, new_scratch,
-                              new_state)
+from mjsim.game.state import (
+    P_BAO,
+    P_BAO_CHANGES,
+    P_BAO_SLOT,
+    P_DEALER,
+    P_HEAD,
+    P_RESERVED,
+    P_TAIL,
+    P_TURNS,
+    PUSH_NONE,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_PUSH,
+    ST_READY,
+    add_meld,
+    cost,
+    new_scratch,
+    new_state,
+)
 from mjsim.game.wall import change_indicator, tail_tile, turn_indicator
 from mjsim.game.wins import self_win, win_on_ready, win_test, win_test_on
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.rules import RulesError, load_rules
 from mjsim.rules.model import FrozenDict
-from scripted import kinds
 
 HZ, NE = "hongzhong112", "ne_alt"
 P, C, K, CK = MELD_PUNG, MELD_CHOW, MELD_KONG, MELD_CKONG
@@ -44,8 +60,9 @@ def _counts(tiles: str) -> np.ndarray:
     return np.bincount(np.array(kinds(tiles), dtype=np.int64), minlength=34).astype(np.uint8)
 
 
-def _state(rules, hand, melds=(), seat=0, dealer=1, turns=10, declared=True,
-           menting=False, bao=None):
+def _state(
+    rules, hand, melds=(), seat=0, dealer=1, turns=10, declared=True, menting=False, bao=None
+):
     """State with seat ``seat`` holding ``hand`` and ``melds`` ((first, MELD_*)), declared
     (on turn 1; 闷听 where ``menting``), the 宝 indicator ``bao`` (a tile, or none)."""
     g = game_config(rules).rules_arrays
@@ -71,17 +88,20 @@ def _items(bits):
 # --------------------------------------------------------------------------- §4.5
 
 
-@pytest.mark.parametrize("hand, melds, win", [
-    ("77z 234m 456p 777s 678s", (), True),
-    ("55m 123m 678p 444p 234s", (), True),
-    ("55m 234m 789p 444p 234s", (), True),
-    ("777z 234m 678p 567p 88s", (), True),
-    ("234m 567m 678p 88p", (("7z", CK),), True),
-    ("77z 234m 456m 678p 567p", (), True),
-    ("234m 456p 678s 777s 55p", (), False),   # no 1, 9 or 中
-    ("123m 456p 789s 234s 55p", (), False),   # no pung, the pair not 中
-    ("123m 456m 789m 111m 55m", (), False),   # one suit
-])
+@pytest.mark.parametrize(
+    "hand, melds, win",
+    [
+        ("77z 234m 456p 777s 678s", (), True),
+        ("55m 123m 678p 444p 234s", (), True),
+        ("55m 234m 789p 444p 234s", (), True),
+        ("777z 234m 678p 567p 88s", (), True),
+        ("234m 567m 678p 88p", (("7z", CK),), True),
+        ("77z 234m 456m 678p 567p", (), True),
+        ("234m 456p 678s 777s 55p", (), False),  # no 1, 9 or 中
+        ("123m 456p 789s 234s 55p", (), False),  # no pung, the pair not 中
+        ("123m 456m 789m 111m 55m", (), False),  # one suit
+    ],
+)
 def test_win_predicate_examples(hand, melds, win):
     g, S, W = _state(HZ, hand, melds)
     assert win_test(g, S, W, 0, R.WIN_DIANPAO, -1)[0] is win
@@ -110,19 +130,22 @@ def test_tianhu_needs_no_declaration():
 TWO_MELDS = (("1m", C), ("9p", P))
 
 
-@pytest.mark.parametrize("hand, bao, drawn, units, items", [
-    ("79s 55p 456p 8s", "8s", "8s", 16, {"baozhongbao"}),
-    ("89s 55p 456p 7s", "7s", "7s", 16, {"baozhongbao"}),
-    ("456p 789p 4s 4s", "4s", "4s", 16, {"baozhongbao"}),
-    ("11s 555s 67p 5s", None, "5s", 4, {"dafeng"}),
-    ("11s 4555s 6s 5s", None, "5s", 16, {"dafeng_edge"}),
-    # a 宝 that is not the natural winning tile: 摸宝 4, ×2 where the tile it stands for
-    # reads 边/卡/吊
-    ("79s 55p 456p 1s", "1s", "1s", 8, {"mobao", "edge"}),
-    ("67s 55p 456p 1s", "1s", "1s", 4, {"mobao"}),
-    # a natural self-draw: 自摸 ×2, 卡 ×2
-    ("79s 55p 456p 8s", None, "8s", 4, {"zimo", "edge"}),
-])
+@pytest.mark.parametrize(
+    "hand, bao, drawn, units, items",
+    [
+        ("79s 55p 456p 8s", "8s", "8s", 16, {"baozhongbao"}),
+        ("89s 55p 456p 7s", "7s", "7s", 16, {"baozhongbao"}),
+        ("456p 789p 4s 4s", "4s", "4s", 16, {"baozhongbao"}),
+        ("11s 555s 67p 5s", None, "5s", 4, {"dafeng"}),
+        ("11s 4555s 6s 5s", None, "5s", 16, {"dafeng_edge"}),
+        # a 宝 that is not the natural winning tile: 摸宝 4, ×2 where the tile it stands for
+        # reads 边/卡/吊
+        ("79s 55p 456p 1s", "1s", "1s", 8, {"mobao", "edge"}),
+        ("67s 55p 456p 1s", "1s", "1s", 4, {"mobao"}),
+        # a natural self-draw: 自摸 ×2, 卡 ×2
+        ("79s 55p 456p 8s", None, "8s", 4, {"zimo", "edge"}),
+    ],
+)
 def test_bao_and_dafeng_table(hand, bao, drawn, units, items):
     """The §4.7 table (two exposed melds assumed): a declared seat's drawn tile."""
     g, S, W = _state(HZ, hand, TWO_MELDS, bao=bao)
@@ -137,14 +160,14 @@ def test_bao_kinds_and_no_ron_on_a_discarded_bao():
     assert not win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]  # 8s = next(7s): a 宝
     S.pos[P_BAO] = _k("9s")  # 宝 9s and 1s
     assert win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)[0]
-    g2, S2, W2 = _state(load_rules(HZ, hrb_ron_on_bao=True), "79s 55p 456p", TWO_MELDS,
-                        bao="7s")
+    g2, S2, W2 = _state(load_rules(HZ, hrb_ron_on_bao=True), "79s 55p 456p", TWO_MELDS, bao="7s")
     assert win_test_on(g2, S2, W2, 0, _k("8s"), R.WIN_DIANPAO)[0]
     # hrb_bao_next_wrap=false: nothing follows a 9 (indicator 9s: 9s alone)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="9s")
     assert self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
-    g, S, W = _state(load_rules(HZ, hrb_bao_next_wrap=False), "79s 55p 456p 1s", TWO_MELDS,
-                     bao="9s")
+    g, S, W = _state(
+        load_rules(HZ, hrb_bao_next_wrap=False), "79s 55p 456p 1s", TWO_MELDS, bao="9s"
+    )
     assert not self_win(g, S, W, 0, _k("1s"), R.WIN_ZIMO, 1)
     # 中 as indicator: only the other 中 are 宝 (next(7z) is not in the 112 tiles)
     g, S, W = _state(HZ, "79s 55p 456p 1s", TWO_MELDS, bao="7z")
@@ -173,8 +196,7 @@ def test_payment_example_one():
 
 def test_payment_example_two():
     """A non-dealer in 闷听 wins by 宝中宝: M = 32; the dealer pays 64, the others 32."""
-    g, S, W = _state(HZ, "111m 234p 567p 99m 79s 8s", seat=1, dealer=0, menting=True,
-                     bao="8s")
+    g, S, W = _state(HZ, "111m 234p 567p 99m 79s 8s", seat=1, dealer=0, menting=True, bao="8s")
     assert self_win(g, S, W, 1, _k("8s"), R.WIN_ZIMO, 1)
     assert int(S.units[1]) == 32 and _items(S.bits[1]) == {"baozhongbao", "menting"}
     assert _pay(g, S, W, 1, -1, R.WIN_ZIMO) == [-64, 128, -32, -32]
@@ -184,7 +206,7 @@ def test_a_discarder_who_had_declared_pays_single():
     """N(p) = 1 where the discarder had declared before his discard."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s", seat=0, dealer=1, menting=True)
     S.model[BAO.M_DECLARE_TURN + 2] = 3  # seat 2 declared on turn 3, discards on turn 10
-    legal, units, bits = win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
+    _legal, units, bits = win_test_on(g, S, W, 0, _k("8s"), R.WIN_DIANPAO)
     S.units[0], S.bits[0] = units, bits
     assert _pay(g, S, W, 0, 2, R.WIN_DIANPAO) == [16, -8, -4, -4]
 
@@ -238,7 +260,7 @@ def test_replacement_tiles_come_from_the_reserve():
     """§4.2: replacement tiles are reserve slots 1–6 from the end, then the bottom of stack
     #4 (slot 8; the indicator is slot 7), then the live wall's end; the reserve's seven do
     not shorten the live wall."""
-    g, S, W = _state(HZ, "")
+    g, S, _W = _state(HZ, "")
     wall = np.arange(112, dtype=np.int8) % 34
     S.pos[P_TAIL] = 112
     S.pos[P_BAO_SLOT] = 6
@@ -248,16 +270,19 @@ def test_replacement_tiles_come_from_the_reserve():
     assert S.pos[P_RESERVED] == 0b10111111
 
 
-@pytest.mark.parametrize("trigger, seen, changed", [
-    ("all_visible", {"4s": 4, "5s": 4}, True),
-    ("all_visible", {"4s": 4, "5s": 3}, False),
-    ("three_visible", {"4s": 2, "5s": 2}, True),
-    ("three_visible", {"4s": 2, "5s": 1}, False),
-])
+@pytest.mark.parametrize(
+    "trigger, seen, changed",
+    [
+        ("all_visible", {"4s": 4, "5s": 4}, True),
+        ("all_visible", {"4s": 4, "5s": 3}, False),
+        ("three_visible", {"4s": 2, "5s": 2}, True),
+        ("three_visible", {"4s": 2, "5s": 1}, False),
+    ],
+)
 def test_huanbao(trigger, seen, changed):
     """换宝 (§4.6): indicator 4s (seen once itself) makes the three other 4s and the four 5s
     宝; when all seven are visible (or three), the tile under it (slot 8) is the new one."""
-    g, S, W = _state(load_rules(HZ, hrb_huanbao_trigger=trigger), "")
+    g, S, _W = _state(load_rules(HZ, hrb_huanbao_trigger=trigger), "")
     wall = np.zeros(112, dtype=np.int8)
     wall[112 - 7] = _k("4s")
     wall[112 - 8] = _k("2p")
@@ -275,7 +300,7 @@ def test_fenzhang_win():
     completes his hand wins it as a self-draw (海捞); tiles that do not win are laid open."""
     g, S, W = _state(HZ, "111m 234p 567p 99m 79s", seat=1, dealer=1, menting=True)
     wall = np.zeros(112, dtype=np.int8)
-    wall[112 - 9] = _k("3m")   # slot 9: seat 0's
+    wall[112 - 9] = _k("3m")  # slot 9: seat 0's
     wall[112 - 10] = _k("8s")  # slot 10: seat 1's
     S.pos[P_BAO_SLOT] = 6
     rec = np.zeros(len(game_config(HZ).columns), dtype=np.int32)
@@ -340,8 +365,9 @@ def test_reserve_replace_is_checked():
     """A reserve's replacement tiles need a reserve kept in place, and fewer than it holds."""
     for rules_id, value in ((HZ, 12), (HZ, -1), ("caishen16", 3)):
         rules = load_rules(rules_id)
-        bad = dataclasses.replace(rules, game_spec=FrozenDict({**rules.game_spec,
-                                                               "reserve_replace": value}))
+        bad = dataclasses.replace(
+            rules, game_spec=FrozenDict({**rules.game_spec, "reserve_replace": value})
+        )
         with pytest.raises(RulesError, match="reserve_replace must be 0"):
             game_config(bad)
 
@@ -355,11 +381,14 @@ def _with_game(rules_id, **values):
     return dataclasses.replace(rules, game_spec=FrozenDict({**rules.game_spec, **values}))
 
 
-@pytest.mark.parametrize("bao, seen_2p, seen_5p, value_pick", [
-    (None, 3, 0, "3p"),  # 卡 5p: 4 live × 2 = 8 beats 25p: 1 + 4 live (× 1) = 5
-    (None, 0, 1, "6p"),  # 卡 5p: 3 × 2 = 6 loses to 25p: 4 + 3 = 7
-    ("4p", 0, 1, "3p"),  # 5p a 宝 kind: 卡 5p self-drawn is 宝中宝, 3 × 16; 25p: 4 + 3 × 4
-])
+@pytest.mark.parametrize(
+    "bao, seen_2p, seen_5p, value_pick",
+    [
+        (None, 3, 0, "3p"),  # 卡 5p: 4 live × 2 = 8 beats 25p: 1 + 4 live (× 1) = 5
+        (None, 0, 1, "6p"),  # 卡 5p: 3 × 2 = 6 loses to 25p: 4 + 3 = 7
+        ("4p", 0, 1, "3p"),  # 5p a 宝 kind: 卡 5p self-drawn is 宝中宝, 3 × 16; 25p: 4 + 3 × 4
+    ],
+)
 def test_value_bot_weighs_its_waits(bao, seen_2p, seen_5p, value_pick):
     """Item 6: among the discards that leave it ready, the value bot keeps the waits worth
     most (live winning tiles × the units of each win: 边卡吊 ×2, 宝中宝 ×16 where it can see
@@ -376,10 +405,14 @@ def test_cautious_bot_weighs_the_undeclared_discarder_s_double():
     discarder's extra share, so with a declared opponent the cautious bot folds — throws
     the tile that opponent discarded (1m) — only from shanten 3, and never where the
     discarder pays as the others; where the discarder pays alone (generic) from shanten 2."""
-    far = "123m 78p 5s 8s 77z 4p 9s 2s 6m 9m"      # shanten 3
-    near = "123m 789p 555s 7z 4p 9s 2s 6m"         # shanten 2
-    for rules, hand, fold in ((HZ, far, True), (_with_game(HZ, fan_feeder=0), far, False),
-                              (HZ, near, False), ("generic", near, True)):
+    far = "123m 78p 5s 8s 77z 4p 9s 2s 6m 9m"  # shanten 3
+    near = "123m 789p 555s 7z 4p 9s 2s 6m"  # shanten 2
+    for rules, hand, fold in (
+        (HZ, far, True),
+        (_with_game(HZ, fan_feeder=0), far, False),
+        (HZ, near, False),
+        ("generic", near, True),
+    ):
         g, S, W = _state(rules, hand, declared=False)
         assert cost(g, S, W, 0, S.concealed[0]) == (4 if hand == far else 3)
         S.status[1, ST_DECLARED] = 1

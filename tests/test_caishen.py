@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scripted import build_wall, kinds
 
 from mjsim.game import record as R
 from mjsim.game.bots import SHED_SINGLE, choose_discard, forced_discard
@@ -19,12 +20,10 @@ from mjsim.game.config import game_config
 from mjsim.game.decisions import ron_claims
 from mjsim.game.play import play_frame, play_wall, replay
 from mjsim.game.scoring import caishen as CA
-from mjsim.game.state import (P_DEALER, P_LAST, P_TURNS, ST_READY, add_meld, new_scratch,
-                              new_state)
+from mjsim.game.state import P_DEALER, P_LAST, P_TURNS, ST_READY, add_meld, new_scratch, new_state
 from mjsim.game.wins import win_test, win_test_on
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.rules import RulesError, load_rules
-from scripted import build_wall, kinds
 
 CS = "caishen16"
 P, C, K, CK = MELD_PUNG, MELD_CHOW, MELD_KONG, MELD_CKONG
@@ -66,63 +65,118 @@ NIU_MELDS = (("1m", C), ("4p", C), ("7s", C))
 DANDIAO_MELDS = (("1m", C), ("4m", C), ("7p", C), ("1s", P), ("2s", C))
 
 
-@pytest.mark.parametrize("concealed, melds, kw, expected", [
-    # §3.5 examples (财神 = 7z)
-    ("123m456m789p111s234s9p9p", (), dict(tile="9p"),
-     (True, 2, "ying", {"pinghu"})),
-    # RULES' soft example: its 16 tiles are already a 财神牛 (123m 456m 789p 111s 234s and
-    # the lone 7z), so under 跑马 it wins by self-draw only ...
-    ("123m456m78p111s234s9p7z9p", (), dict(tile="9p"), (False, 0, "none", set())),
-    ("123m456m78p111s234s9p7z9p", (), dict(kind="zimo", tile="9p"),
-     (True, 2, "ying", {"caishen_niu", "zimo", "paoma"})),
-    # ... and the same soft reading (7z → 9p) where the 16 tiles are not: 软 on a discard
-    ("123m456m78p111s234s5s7z9p", (), dict(tile="9p"), (True, 1, "ruan", {"ruan"})),
-    ("11m33m55m22p44p66p88s99s1z", (), dict(kind="zimo", tile="1z"),
-     (True, 4, "shuangfan", {"ying_badui", "zimo", "paoma"})),
-    ("11m33m55m22p44p66p88s99s1z", (), dict(tile="1z"), (False, 0, "none", set())),
-    ("111z234m7z5p", NIU_MELDS, dict(kind="zimo", tile="5p"),
-     (True, 2, "ying", {"caishen_niu", "zimo", "paoma"})),
-    ("111z234m7z5p", NIU_MELDS, dict(tile="5p"), (False, 0, "none", set())),
-    ("777z1357m2468p135s9s4z2z", (), dict(kind="zimo", tile="2z"),
-     (True, 2, "ying", {"sancai_ruan", "zimo", "paoma"})),
-    ("777z123m456m789p111s2s2s", (), dict(kind="zimo", tile="2s"),
-     (True, 4, "shuangfan", {"sancai_ruan", "sancai_ying", "pinghu", "zimo", "paoma"})),
-    ("9p9p", DANDIAO_MELDS, dict(tile="9p"), (True, 4, "shuangfan", {"dandiao", "pinghu"})),
-    ("9p9p", DANDIAO_MELDS, dict(kind="zimo", tile="9p"),
-     (True, 8, "shuangfan", {"dandiao", "pinghu", "zimo", "zimo_double"})),
-    # a soft shape self-drawn is 硬 (自摸)
-    ("123m456m78p111s234s5s7z9p", (), dict(kind="zimo", tile="9p"),
-     (True, 2, "ying", {"zimo"})),
-    # 抢杠胡 (硬)
-    ("123m456m789p111s234s9p9p", (), dict(kind="qianggang", tile="9p"),
-     (True, 2, "ying", {"pinghu", "qianggang"})),
-    # 软八对: a 财神 fills a pair (硬); won on a discard, since the 16 tiles were not 8 pairs
-    ("11m33m55m22p44p66p8s9s7z1z9s", (), dict(tile="9s"),
-     (True, 2, "ying", {"ruan_badui"})),
-    # 硬八对 on a discard (the 16 tiles held two singles): 双翻
-    ("11m33m55m22p44p66p88s99s1z", (), dict(tile="9s"),
-     (True, 4, "shuangfan", {"ying_badui"})),
-    # quads count as two pairs
-    ("1111m33m55m22p44p66p1z9s9s", (), dict(tile="9s"),
-     (True, 4, "shuangfan", {"ying_badui"})),
-    # 碰碰胡 and 清一色 (listed: ×2 self-drawn)
-    ("111m222p333s66s", (("9m", P), ("1z", P)), dict(tile="6s"),
-     (True, 4, "shuangfan", {"pengpeng", "pinghu"})),
-    ("123m234m345m456m567m9m7z", (), dict(tile="7z", kind="zimo"),
-     (True, 8, "shuangfan", {"qingyise", "zimo", "zimo_double"})),
-    ("123m234m345m456m567m99m", (), dict(tile="9m"),
-     (True, 4, "shuangfan", {"qingyise", "pinghu"})),
-    # 天胡 (the dealer's 17 starting tiles) and 地胡 (on the dealer's first discard)
-    ("123m456m789p111s234s9p9p", (), dict(kind="zimo", tile=None, dealer=0, turns=0),
-     (True, 4, "shuangfan", {"pinghu", "zimo", "tianhu"})),
-    ("123m456m789p111s234s9p9p", (), dict(tile="9p", dealer=3, turns=1),
-     (True, 4, "shuangfan", {"pinghu", "dihu"})),
-    # 杠后开花 ×2
-    ("456m789p111s234s9p9p", (("1m", CK),), dict(kind="gangshang_kaihua", tile="9p"),
-     (True, 4, "ying", {"pinghu", "zimo", "gangkai"})),
-    # not a win: no shape, and fewer than three 财神
-    ("123m456m789p111s234s9p1z", (), dict(tile="1z"), (False, 0, "none", set())),
-])
+@pytest.mark.parametrize(
+    "concealed, melds, kw, expected",
+    [
+        # §3.5 examples (财神 = 7z)
+        ("123m456m789p111s234s9p9p", (), dict(tile="9p"), (True, 2, "ying", {"pinghu"})),
+        # RULES' soft example: its 16 tiles are already a 财神牛 (123m 456m 789p 111s 234s and
+        # the lone 7z), so under 跑马 it wins by self-draw only ...
+        ("123m456m78p111s234s9p7z9p", (), dict(tile="9p"), (False, 0, "none", set())),
+        (
+            "123m456m78p111s234s9p7z9p",
+            (),
+            dict(kind="zimo", tile="9p"),
+            (True, 2, "ying", {"caishen_niu", "zimo", "paoma"}),
+        ),
+        # ... and the same soft reading (7z → 9p) where the 16 tiles are not: 软 on a discard
+        ("123m456m78p111s234s5s7z9p", (), dict(tile="9p"), (True, 1, "ruan", {"ruan"})),
+        (
+            "11m33m55m22p44p66p88s99s1z",
+            (),
+            dict(kind="zimo", tile="1z"),
+            (True, 4, "shuangfan", {"ying_badui", "zimo", "paoma"}),
+        ),
+        ("11m33m55m22p44p66p88s99s1z", (), dict(tile="1z"), (False, 0, "none", set())),
+        (
+            "111z234m7z5p",
+            NIU_MELDS,
+            dict(kind="zimo", tile="5p"),
+            (True, 2, "ying", {"caishen_niu", "zimo", "paoma"}),
+        ),
+        ("111z234m7z5p", NIU_MELDS, dict(tile="5p"), (False, 0, "none", set())),
+        (
+            "777z1357m2468p135s9s4z2z",
+            (),
+            dict(kind="zimo", tile="2z"),
+            (True, 2, "ying", {"sancai_ruan", "zimo", "paoma"}),
+        ),
+        (
+            "777z123m456m789p111s2s2s",
+            (),
+            dict(kind="zimo", tile="2s"),
+            (True, 4, "shuangfan", {"sancai_ruan", "sancai_ying", "pinghu", "zimo", "paoma"}),
+        ),
+        ("9p9p", DANDIAO_MELDS, dict(tile="9p"), (True, 4, "shuangfan", {"dandiao", "pinghu"})),
+        (
+            "9p9p",
+            DANDIAO_MELDS,
+            dict(kind="zimo", tile="9p"),
+            (True, 8, "shuangfan", {"dandiao", "pinghu", "zimo", "zimo_double"}),
+        ),
+        # a soft shape self-drawn is 硬 (自摸)
+        (
+            "123m456m78p111s234s5s7z9p",
+            (),
+            dict(kind="zimo", tile="9p"),
+            (True, 2, "ying", {"zimo"}),
+        ),
+        # 抢杠胡 (硬)
+        (
+            "123m456m789p111s234s9p9p",
+            (),
+            dict(kind="qianggang", tile="9p"),
+            (True, 2, "ying", {"pinghu", "qianggang"}),
+        ),
+        # 软八对: a 财神 fills a pair (硬); won on a discard, since the 16 tiles were not 8 pairs
+        ("11m33m55m22p44p66p8s9s7z1z9s", (), dict(tile="9s"), (True, 2, "ying", {"ruan_badui"})),
+        # 硬八对 on a discard (the 16 tiles held two singles): 双翻
+        ("11m33m55m22p44p66p88s99s1z", (), dict(tile="9s"), (True, 4, "shuangfan", {"ying_badui"})),
+        # quads count as two pairs
+        ("1111m33m55m22p44p66p1z9s9s", (), dict(tile="9s"), (True, 4, "shuangfan", {"ying_badui"})),
+        # 碰碰胡 and 清一色 (listed: ×2 self-drawn)
+        (
+            "111m222p333s66s",
+            (("9m", P), ("1z", P)),
+            dict(tile="6s"),
+            (True, 4, "shuangfan", {"pengpeng", "pinghu"}),
+        ),
+        (
+            "123m234m345m456m567m9m7z",
+            (),
+            dict(tile="7z", kind="zimo"),
+            (True, 8, "shuangfan", {"qingyise", "zimo", "zimo_double"}),
+        ),
+        (
+            "123m234m345m456m567m99m",
+            (),
+            dict(tile="9m"),
+            (True, 4, "shuangfan", {"qingyise", "pinghu"}),
+        ),
+        # 天胡 (the dealer's 17 starting tiles) and 地胡 (on the dealer's first discard)
+        (
+            "123m456m789p111s234s9p9p",
+            (),
+            dict(kind="zimo", tile=None, dealer=0, turns=0),
+            (True, 4, "shuangfan", {"pinghu", "zimo", "tianhu"}),
+        ),
+        (
+            "123m456m789p111s234s9p9p",
+            (),
+            dict(tile="9p", dealer=3, turns=1),
+            (True, 4, "shuangfan", {"pinghu", "dihu"}),
+        ),
+        # 杠后开花 ×2
+        (
+            "456m789p111s234s9p9p",
+            (("1m", CK),),
+            dict(kind="gangshang_kaihua", tile="9p"),
+            (True, 4, "ying", {"pinghu", "zimo", "gangkai"}),
+        ),
+        # not a win: no shape, and fewer than three 财神
+        ("123m456m789p111s234s9p1z", (), dict(tile="1z"), (False, 0, "none", set())),
+    ],
+)
 def test_value_table(concealed, melds, kw, expected):
     assert _value(concealed, melds, **kw) == expected
 
@@ -172,15 +226,18 @@ def test_tier_mult_is_checked():
         load_rules(CS, cai_tier_mult=[1, 2])
 
 
-@pytest.mark.parametrize("hand, melds, expected", [
-    ("7z7z7z1357m2468p135s9s", (), CA.PS_SANCAI),
-    ("11m33m55m22p44p66p88s99s", (), CA.PS_BADUI),
-    ("11m33m55m22p44p66p88s7z9s", (), CA.PS_BADUI),
-    ("11m33m55m22p44p66p88s1z9s", (), CA.PS_NONE),
-    ("111z234m7z", NIU_MELDS, CA.PS_NIU),
-    ("7z", DANDIAO_MELDS, CA.PS_NIU),
-    ("9p", DANDIAO_MELDS, CA.PS_NONE),
-])
+@pytest.mark.parametrize(
+    "hand, melds, expected",
+    [
+        ("7z7z7z1357m2468p135s9s", (), CA.PS_SANCAI),
+        ("11m33m55m22p44p66p88s99s", (), CA.PS_BADUI),
+        ("11m33m55m22p44p66p88s7z9s", (), CA.PS_BADUI),
+        ("11m33m55m22p44p66p88s1z9s", (), CA.PS_NONE),
+        ("111z234m7z", NIU_MELDS, CA.PS_NIU),
+        ("7z", DANDIAO_MELDS, CA.PS_NIU),
+        ("9p", DANDIAO_MELDS, CA.PS_NONE),
+    ],
+)
 def test_paoma_states(hand, melds, expected):
     g, S, _ = _state(CS, {0: hand}, [(0, f, m) for f, m in melds])
     assert CA.paoma_state(g, S, 0, S.concealed[0]) == expected
@@ -203,8 +260,16 @@ def test_claim_ranking_largest_hand_wins():
     W.offered[0] = _k("9p")
     assert ron_claims(g, S, W, bots, 0, 1, R.WIN_DIANPAO) == 1 << 1
     # the order of §3.4 inside 双翻 and 硬
-    order = [CA.T_DANDIAO, CA.T_YING_BADUI, CA.T_QINGYISE, CA.T_PENGPENG, CA.T_SANCAI_YING,
-             CA.T_QIANGGANG, CA.T_PINGHU, CA.T_RUAN]
+    order = [
+        CA.T_DANDIAO,
+        CA.T_YING_BADUI,
+        CA.T_QINGYISE,
+        CA.T_PENGPENG,
+        CA.T_SANCAI_YING,
+        CA.T_QIANGGANG,
+        CA.T_PINGHU,
+        CA.T_RUAN,
+    ]
     ranks = [CA.rank(1 << t) for t in order]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
     assert CA.rank((1 << CA.T_DIHU) | (1 << CA.T_PINGHU)) == CA.rank(1 << CA.T_PINGHU)
@@ -236,8 +301,16 @@ def _discards(sequence, rules=CS):
 
 def test_genfeng_sequence_of_3_4():
     """Seat 0 discards 1z and the others follow: 1 to each; then 6z followed: 2 to each."""
-    seq = [(0, "1z", 0), (1, "1z", 0), (2, "1z", 0), (3, "1z", 0),
-           (0, "6z", 0), (1, "6z", 0), (2, "6z", 0), (3, "6z", 0)]
+    seq = [
+        (0, "1z", 0),
+        (1, "1z", 0),
+        (2, "1z", 0),
+        (3, "1z", 0),
+        (0, "6z", 0),
+        (1, "6z", 0),
+        (2, "6z", 0),
+        (3, "6z", 0),
+    ]
     pay, rec = _discards(seq)
     assert pay == [-9, 3, 3, 3]
     col = R.N_COMMON
@@ -245,14 +318,17 @@ def test_genfeng_sequence_of_3_4():
     # linear growth: 1 then 2 as well; a third event would cost 3 (double: 4)
     pay, _ = _discards(seq + [(0, "2z", 0), (1, "2z", 0), (2, "2z", 0), (3, "2z", 0)])
     assert pay == [-21, 7, 7, 7]
-    pay, _ = _discards(seq + [(0, "2z", 0), (1, "2z", 0), (2, "2z", 0), (3, "2z", 0)],
-                       load_rules(CS, cai_genfeng_growth="linear"))
+    pay, _ = _discards(
+        seq + [(0, "2z", 0), (1, "2z", 0), (2, "2z", 0), (3, "2z", 0)],
+        load_rules(CS, cai_genfeng_growth="linear"),
+    )
     assert pay == [-18, 6, 6, 6]
 
 
 def test_genfeng_breaks():
     """白 is never followed; a claim or a different tile breaks the chain; an unfollowed
     honour ends the discarder's run; no 跟风 when the option is off."""
+
     def four(t):
         return [(i, t, 0) for i in range(4)]
 
@@ -356,9 +432,11 @@ def test_tianhu_in_play_matches_the_exact_deal_odds():
     played hands as the exact engine says of his 17 tiles and the indicator: 20,000 hands
     within 4 standard errors."""
     from mjsim.stats.exact_shanten import exact_shanten
+
     r = exact_shanten(CS, 17)
-    count = r.counts.get(-1, 0) + sum(n for h, by in r.by_wild.items() if h >= 3
-                                      for s, n in by.items() if s != -1)
+    count = r.counts.get(-1, 0) + sum(
+        n for h, by in r.by_wild.items() if h >= 3 for s, n in by.items() if s != -1
+    )
     p = count / r.total
     df = play_frame(CS, 20_000, seed=9)
     tianhu = np.zeros(len(df), bool)

@@ -49,6 +49,7 @@ def test_arguments_that_cannot_be_cast_fail_typing():
     @njit
     def bad(at):
         return _call(at, (1.5j, np.zeros(3)))
+
     with pytest.raises(TypingError):
         bad(address_of(_weighted, ARGS))
 
@@ -57,7 +58,8 @@ def test_a_cached_caller_runs_in_a_new_process(tmp_path):
     """The caller's code holds no address (numba caches it) and reads its callee's address
     at run time: loaded from the cache in a second process, where the callee's code is
     elsewhere, it still calls it."""
-    (tmp_path / "m.py").write_text(textwrap.dedent("""
+    (tmp_path / "m.py").write_text(
+        textwrap.dedent("""
         import numpy as np
         from numba import njit, types
         from mjsim.kernels.callref import address_of, caller
@@ -71,11 +73,17 @@ def test_a_cached_caller_runs_in_a_new_process(tmp_path):
             return call(at, (np.int64(7), xs))
         print(outer(address_of(weighted, ARGS), np.arange(4, dtype=np.int64)),
               sum(outer.stats.cache_hits.values()))
-    """))
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
-           "PYTHONPATH": os.pathsep.join([str(tmp_path), *filter(None, sys.path)])}
+    """)
+    )
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *filter(None, sys.path)]),
+    }
     run = [sys.executable, "-c", "import m"]
-    first, second = (subprocess.run(run, env=env, capture_output=True, text=True,
-                                    check=True).stdout.split() for _ in range(2))
+    first, second = (
+        subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout.split()
+        for _ in range(2)
+    )
     assert first[0] == second[0] == "42"
     assert (first[1], second[1]) == ("0", "1")  # compiled, then loaded from the cache

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import json, sys, warnings
     import matplotlib
     from matplotlib import font_manager
@@ -47,7 +47,7 @@ SCRIPT = textwrap.dedent('''
     print(json.dumps({"family": family, "title": ax.get_title(),
                       "families": sorted({f.name for f in manager.ttflist}),
                       "warnings": [str(w.message) for w in caught]}))
-''')
+""")
 
 
 def draw(tmp_path: Path, mode: str = "", **env: str) -> dict:
@@ -57,9 +57,15 @@ def draw(tmp_path: Path, mode: str = "", **env: str) -> dict:
     environ = {k: v for k, v in os.environ.items() if k != "MJSIM_NO_CJK"}
     environ |= {"MPLCONFIGDIR": str(config), **env}
     png = tmp_path / "chart.png"
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(png), mode or "-"],
-                          check=False, env=environ, capture_output=True, text=True, timeout=300,
-                          cwd=Path(__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(png), mode or "-"],
+        check=False,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).parents[1],
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert png.stat().st_size > 0

@@ -168,7 +168,9 @@ def test_set_unknown_option() -> None:
 
 
 def test_set_unknown_option_on_a_hand_verb() -> None:
-    message = user_error("shanten", "123456789m123p9s", "--rules", "changsha", "--set", "cs_brids=4")
+    message = user_error(
+        "shanten", "123456789m123p9s", "--rules", "changsha", "--set", "cs_brids=4"
+    )
     assert "unknown option 'cs_brids'" in message and "did you mean" in message
 
 
@@ -205,8 +207,14 @@ def test_shanten_json() -> None:
     assert data["rules"] == "changsha"
     assert data["shanten"] == 1
     assert data["options_hash"] == load_rules("changsha").options_hash
-    assert data["by_form"] == {"standard": 1, "one_suit": 4, "all_pungs": 8, "seven_pairs": 6,
-                               "all_258": 9, "quanqiuren": None}
+    assert data["by_form"] == {
+        "standard": 1,
+        "one_suit": 4,
+        "all_pungs": 8,
+        "seven_pairs": 6,
+        "all_258": 9,
+        "quanqiuren": None,
+    }
     # generic rules: any pair, so block counting is right and the hand is ready
     assert run_json("shanten", "123456789m123p9s")["shanten"] == 0
 
@@ -216,13 +224,16 @@ def test_shanten_fifth_copy_is_no_wait() -> None:
 
 
 def test_shanten_form_and_set() -> None:
-    data = run_json("shanten", "11m33m55m22p44p66p8s", "--rules", "changsha", "--form", "seven_pairs")
+    data = run_json(
+        "shanten", "11m33m55m22p44p66p8s", "--rules", "changsha", "--form", "seven_pairs"
+    )
     assert data["form"] == "seven_pairs" and data["shanten"] == 0
     data = run_json("shanten", "123456789m123p9s", "--rules", "changsha", "--set", "cs_birds=4")
     assert data["shanten"] == 1
     assert data["options_hash"] == load_rules("changsha", cs_birds=4).options_hash
     assert "winning form 'eight_pairs'" in user_error(
-        "shanten", "123456789m123p9s", "--rules", "changsha", "--form", "eight_pairs")
+        "shanten", "123456789m123p9s", "--rules", "changsha", "--form", "eight_pairs"
+    )
 
 
 def test_shanten_complete_and_ready_words() -> None:
@@ -233,8 +244,11 @@ def test_shanten_complete_and_ready_words() -> None:
 def test_waits_text() -> None:
     text = run("waits", "234m567p22p34s777m", "--rules", "changsha", "--visible", "5s5s").stdout
     assert "2s 二条" in text and "5s 五条" in text and "total" in text
-    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
-            for line in text.splitlines() if line.startswith("│")}
+    rows = {
+        line.split("│")[1].strip(): line.split("│")[2].strip()
+        for line in text.splitlines()
+        if line.startswith("│")
+    }
     assert rows == {"2s 二条": "4", "5s 五条": "2", "total": "6"}
 
 
@@ -252,8 +266,13 @@ def test_waits_not_ready() -> None:
     text = run("waits", "123456789m123p9s", "--rules", "changsha").stdout
     assert "is not ready" in text and "1-shanten" in text
     data = run_json("waits", "123456789m123p9s", "--rules", "changsha")
-    assert data == {"hand": "123456789m123p9s", "rules": "changsha", "ready": False,
-                    "waits": [], "live_total": 0}
+    assert data == {
+        "hand": "123456789m123p9s",
+        "rules": "changsha",
+        "ready": False,
+        "waits": [],
+        "live_total": 0,
+    }
 
 
 def test_waits_visible_too_many() -> None:
@@ -263,8 +282,11 @@ def test_waits_visible_too_many() -> None:
 
 def test_ukeire_text() -> None:
     text = run("ukeire", "123m456p789s11223z").stdout
-    rows = [[cell.strip() for cell in line.split("│")[1:-1]]
-            for line in text.splitlines() if line.startswith("│")]
+    rows = [
+        [cell.strip() for cell in line.split("│")[1:-1]]
+        for line in text.splitlines()
+        if line.startswith("│")
+    ]
     assert rows[0] == ["3z 西", "0", "4", "1z×2 2z×2"]
     assert ["1m 一万", "1", "12", "1m×4 4m×4 1z×2 2z×2"] in rows
     assert ["4p 四筒", "1", "12", "4p×4 7p×4 1z×2 2z×2"] in rows
@@ -296,8 +318,12 @@ def test_decompose_text_and_json() -> None:
     (only,) = data["decompositions"]
     assert only["form"] == "standard" and only["wait"] == "single"
     assert only["pair"] == 28
-    assert only["melds"] == [["chow", 0, True], ["chow", 12, True], ["chow", 20, True],
-                             ["chow", 24, True]]
+    assert only["melds"] == [
+        ["chow", 0, True],
+        ["chow", 12, True],
+        ["chow", 20, True],
+        ["chow", 24, True],
+    ]
     assert only["text"] == "123m 456p 345s 789s 22z (single)"
 
 
@@ -312,7 +338,9 @@ def test_decompose_none() -> None:
 
 
 def test_chinese_input() -> None:
-    data = run_json("shanten", "一万二万三万四万五万六万七万八万九万一筒二筒三筒九条", "--rules", "changsha")
+    data = run_json(
+        "shanten", "一万二万三万四万五万六万七万八万九万一筒二筒三筒九条", "--rules", "changsha"
+    )
     assert data["hand"] == "123456789m123p9s" and data["shanten"] == 1
 
 
@@ -328,13 +356,15 @@ def test_error_tile_not_in_rule_set() -> None:
     message = user_error("shanten", "1z", "--rules", "changsha")
     assert message == "error: the rule set 'changsha' has no tile 1z: '1z' at position 0 in '1z'"
     assert "has no tile 1z: '1z' at position 0 in '1z2z'" in user_error(
-        "shanten", "1z2z", "--rules", "changsha")
+        "shanten", "1z2z", "--rules", "changsha"
+    )
 
 
 def test_error_hand_too_small() -> None:
     message = user_error("shanten", "123456789m123p")
-    assert message == ("error: a generic hand here has 13 or 14 tiles (kongs count as 3); "
-                       "this one has 12")
+    assert message == (
+        "error: a generic hand here has 13 or 14 tiles (kongs count as 3); this one has 12"
+    )
     assert "has 14 tiles" in user_error("ukeire", "123m456p789s1122z")
     assert "has 13 tiles" in user_error("waits", "123m456p789s11223z")
     assert "has 14 tiles" in user_error("decompose", "123m456p789s1122z")

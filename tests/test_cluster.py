@@ -52,27 +52,31 @@ def _parts(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def local_games(tmp_path_factory) -> Path:
-    return write_games("changsha", out=tmp_path_factory.mktemp("local") / "games",
-                       progress=False, **GAMES)
+    return write_games(
+        "changsha", out=tmp_path_factory.mktemp("local") / "games", progress=False, **GAMES
+    )
 
 
 @pytest.fixture(scope="module")
 def local_deals(tmp_path_factory) -> Path:
-    return write_deals("changsha", out=tmp_path_factory.mktemp("local") / "deals",
-                       progress=False, **DEALS)
+    return write_deals(
+        "changsha", out=tmp_path_factory.mktemp("local") / "deals", progress=False, **DEALS
+    )
 
 
 def test_deals_on_the_cluster_are_the_local_files(address, local_deals, tmp_path):
-    out = write_deals("changsha", out=tmp_path / "deals", progress=False, scheduler=address,
-                      **DEALS)
+    out = write_deals(
+        "changsha", out=tmp_path / "deals", progress=False, scheduler=address, **DEALS
+    )
     assert len(_parts(out)) == 4
     assert _parts(out) == _parts(local_deals)
     assert (out / "run.json").read_bytes() == (local_deals / "run.json").read_bytes()
 
 
 def test_games_on_the_cluster_are_the_local_files_and_resume(address, local_games, tmp_path):
-    out = write_games("changsha", out=tmp_path / "games", progress=False, scheduler=address,
-                      **GAMES)
+    out = write_games(
+        "changsha", out=tmp_path / "games", progress=False, scheduler=address, **GAMES
+    )
     local = _parts(local_games)
     assert len(local) == 4 and _parts(out) == local
     second = sorted(out.glob("part-*.parquet"))[1]
@@ -91,8 +95,9 @@ def test_results_come_in_task_order(address):
 
     seen, advanced = [], []
     with cluster(address) as handle:
-        map_chunks(slow, tasks, lambda task, r: seen.append((task, r)), handle,
-                   progress=advanced.append)
+        map_chunks(
+            slow, tasks, lambda task, r: seen.append((task, r)), handle, progress=advanced.append
+        )
     assert seen == [((i, 1), 10 * i) for i in range(6)]
     assert advanced == tasks
 
@@ -144,8 +149,9 @@ def test_unreachable_scheduler_is_one_line_error(tmp_path):
         pass
     with pytest.raises(ValueError, match="not a dask scheduler address"):
         write_deals("changsha", 10, 0, tmp_path / "x", progress=False, scheduler="nowhere")
-    result = runner.invoke(app, ["play", "-n", "8", "--out", str(tmp_path / "p"),
-                                 "--scheduler", nowhere, "--quiet"])
+    result = runner.invoke(
+        app, ["play", "-n", "8", "--out", str(tmp_path / "p"), "--scheduler", nowhere, "--quiet"]
+    )
     assert result.exit_code == 2 and nowhere in result.output
     assert not list((tmp_path / "p").glob("part-*"))
 
@@ -157,8 +163,21 @@ def test_play_scheduler_needs_out():
 
 def test_cli_on_the_cluster_gives_the_local_summary(address, local_games, local_deals, tmp_path):
     def play(out: Path, *extra: str) -> dict:
-        args = ["play", "-n", str(GAMES["n"]), "--seed", str(GAMES["seed"]), "--bots", BOTS,
-                "--chunk", str(GAMES["chunk"]), "--out", str(out), "--json", *extra]
+        args = [
+            "play",
+            "-n",
+            str(GAMES["n"]),
+            "--seed",
+            str(GAMES["seed"]),
+            "--bots",
+            BOTS,
+            "--chunk",
+            str(GAMES["chunk"]),
+            "--out",
+            str(out),
+            "--json",
+            *extra,
+        ]
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
         doc = json.loads(result.stdout)
@@ -169,8 +188,20 @@ def test_cli_on_the_cluster_gives_the_local_summary(address, local_games, local_
     assert on_cluster == play(local_games)  # the local run's parts, summarised
     assert _parts(tmp_path / "games") == _parts(local_games)
 
-    args = ["deal", "-n", str(DEALS["n"]), "--seed", str(DEALS["seed"]), "--chunk",
-            str(DEALS["chunk"]), "--out", str(tmp_path / "deals"), "--dask", address, "--quiet"]
+    args = [
+        "deal",
+        "-n",
+        str(DEALS["n"]),
+        "--seed",
+        str(DEALS["seed"]),
+        "--chunk",
+        str(DEALS["chunk"]),
+        "--out",
+        str(tmp_path / "deals"),
+        "--dask",
+        address,
+        "--quiet",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert _parts(tmp_path / "deals") == _parts(local_deals)
@@ -179,8 +210,20 @@ def test_cli_on_the_cluster_gives_the_local_summary(address, local_games, local_
 def test_compare_on_the_cluster_is_the_local_run(address, tmp_path):
     """``mjsim compare --out`` on the cluster: the same parts, byte for byte, and the same
     summary as a local run (a run stopped by --precision included)."""
-    args = ["compare", "--variant", "mul: cs_bird_mode=mul", "--variant", "4: cs_birds=4",
-            "--chunk", "400", "--precision", "0.5", "--max-hands", "3200", "--json"]
+    args = [
+        "compare",
+        "--variant",
+        "mul: cs_bird_mode=mul",
+        "--variant",
+        "4: cs_birds=4",
+        "--chunk",
+        "400",
+        "--precision",
+        "0.5",
+        "--max-hands",
+        "3200",
+        "--json",
+    ]
     here = runner.invoke(app, [*args, "--out", str(tmp_path / "here")])
     there = runner.invoke(app, [*args, "--out", str(tmp_path / "there"), "--scheduler", address])
     assert here.exit_code == 0 and there.exit_code == 0, (here.output, there.output)
@@ -196,14 +239,17 @@ def test_a_lost_worker_is_a_one_line_error(address):
     """A task that kills its worker, again on every retry: distributed gives up on it
     (KilledWorker), and the caller gets a ValueError saying how to go on. (Last in the file:
     the workers are restarted by their nannies.)"""
+
     def die(task):
         import os
+
         os._exit(1)
 
-    with pytest.raises(ValueError, match="the cluster lost a chunk.*run the same command again"):
+    with pytest.raises(ValueError, match=r"the cluster lost a chunk.*run the same command again"):
         map_chunks(die, [(0, 1)], lambda t, r: None, address)
     # the nannies restart the killed workers; closing the cluster while one is still
     # starting fails in distributed's teardown ("can only join a started process")
     from distributed import Client
+
     with Client(address) as client:
         client.wait_for_workers(2, timeout=120)

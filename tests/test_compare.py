@@ -13,8 +13,8 @@ from mjsim.cli import app
 from mjsim.game import record as R
 from mjsim.game.play import play_frame
 from mjsim.rules import RulesError, load_rules
-from mjsim.stats.compare import Variant, check_variants, parse_variant, run_compare, sweep_variants
 from mjsim.stats import paired as P
+from mjsim.stats.compare import Variant, check_variants, parse_variant, run_compare, sweep_variants
 from mjsim.stats.hand_metrics import metrics, per_hand
 from mjsim.stats.play_summary import play_summary
 
@@ -27,8 +27,13 @@ def _data(n_games=300, length=8, n_variants=3):
     common = RNG.normal(size=(n, 2))
     x = (RNG.random((n, 2, 1)) < 0.7).astype(float).repeat(n_variants, axis=2)
     x[:, 0, :] = 1.0
-    y = np.stack([common + 0.3 * v + RNG.normal(scale=0.5, size=(n, 2))
-                  for v in range(n_variants)], axis=-1) * x
+    y = (
+        np.stack(
+            [common + 0.3 * v + RNG.normal(scale=0.5, size=(n, 2)) for v in range(n_variants)],
+            axis=-1,
+        )
+        * x
+    )
     return y, x, np.arange(n) // length
 
 
@@ -42,8 +47,8 @@ def _reference(y, x, games, j, v, base, f=lambda r: r, df=lambda r: 1.0):
         out.append((f(r), np.array([z[games == g].sum() for g in np.unique(games)])))
     (fv, zv), (fb, zb) = out
     g = len(zv)
-    var = g / (g - 1) * ((zv - zb) ** 2).sum() / n ** 2
-    var_ind = g / (g - 1) * ((zv ** 2).sum() + (zb ** 2).sum()) / n ** 2
+    var = g / (g - 1) * ((zv - zb) ** 2).sum() / n**2
+    var_ind = g / (g - 1) * ((zv**2).sum() + (zb**2).sum()) / n**2
     return fv - fb, math.sqrt(var), math.sqrt(var_ind)
 
 
@@ -51,12 +56,15 @@ def _reference(y, x, games, j, v, base, f=lambda r: r, df=lambda r: 1.0):
 def test_ratio_difference_matches_reference(transform):
     y, x, games = _data()
     if transform == "sqrt":
-        y = y ** 2
+        y = y**2
     m = P.RatioMoments.empty(2, 3)
     for lo in range(0, len(games), 800):  # streamed in chunks of whole games
-        m.add(y[lo:lo + 800], x[lo:lo + 800], games[lo:lo + 800])
-    f, df = ((math.sqrt, lambda r: 0.5 / math.sqrt(r)) if transform == "sqrt"
-             else (lambda r: r, lambda r: 1.0))
+        m.add(y[lo : lo + 800], x[lo : lo + 800], games[lo : lo + 800])
+    f, df = (
+        (math.sqrt, lambda r: 0.5 / math.sqrt(r))
+        if transform == "sqrt"
+        else (lambda r: r, lambda r: 1.0)
+    )
     for j in range(2):
         for v in (1, 2):
             d = P.ratio_difference(m, j, v, 0, transform)
@@ -150,10 +158,13 @@ def test_metrics_agree_with_play_summary():
 @pytest.fixture(scope="module")
 def study():
     base = load_rules("changsha")
-    variants = [parse_variant("mul: cs_bird_mode=mul", base),
-                parse_variant("same: cs_bird_mode=add", base)]
-    return run_compare(Variant("baseline", base), variants, n=1600, seed=2, chunk=400,
-                       progress=False)
+    variants = [
+        parse_variant("mul: cs_bird_mode=mul", base),
+        parse_variant("same: cs_bird_mode=add", base),
+    ]
+    return run_compare(
+        Variant("baseline", base), variants, n=1600, seed=2, chunk=400, progress=False
+    )
 
 
 def test_compare_identical_variant_and_bird_mode(study):
@@ -169,14 +180,22 @@ def test_compare_identical_variant_and_bird_mode(study):
     assert sd["diff"] > 0 and sd["excludes_zero"] and sd["variance_ratio"] > 1
     frame = play_frame("changsha", 1600, seed=2)
     assert by["mean_score.dealer"]["baseline"]["value"] == pytest.approx(
-        frame["pay_0"].where(frame["dealer"] == 0, 0).add(
-            sum(frame[f"pay_{s}"].where(frame["dealer"] == s, 0) for s in (1, 2, 3))).mean())
+        frame["pay_0"]
+        .where(frame["dealer"] == 0, 0)
+        .add(sum(frame[f"pay_{s}"].where(frame["dealer"] == s, 0) for s in (1, 2, 3)))
+        .mean()
+    )
 
 
 def test_exact_deal_time_differences():
     base = load_rules("changsha")
-    r = run_compare(Variant("baseline", base), [parse_variant("yzh: cs_qs_yizhihua=true", base)],
-                    n=160, seed=0, progress=False)
+    r = run_compare(
+        Variant("baseline", base),
+        [parse_variant("yzh: cs_qs_yizhihua=true", base)],
+        n=160,
+        seed=0,
+        progress=False,
+    )
     diff = r["exact"]["variants"][0]["difference"]
     assert diff["qishou.yizhihua.dealer"] > 0 and diff["complete_at_deal"] == 0
 
@@ -184,60 +203,106 @@ def test_exact_deal_time_differences():
 def test_precision_stops_at_target_and_resumes(tmp_path):
     base = load_rules("changsha")
     v = [parse_variant("four birds: cs_birds=4", base)]
-    loose = run_compare(Variant("baseline", base), v, seed=1, chunk=200, precision=10.0,
-                        metric="mean_score.dealer", max_hands=8000, progress=False, exact=False)
+    loose = run_compare(
+        Variant("baseline", base),
+        v,
+        seed=1,
+        chunk=200,
+        precision=10.0,
+        metric="mean_score.dealer",
+        max_hands=8000,
+        progress=False,
+        exact=False,
+    )
     assert loose["precision"]["reached"] and loose["n_hands"] == 800  # one round of 4 chunks
-    tight = run_compare(Variant("baseline", base), v, seed=1, chunk=200, precision=1e-6,
-                        max_hands=1600, progress=False, exact=False, out=tmp_path / "c")
+    tight = run_compare(
+        Variant("baseline", base),
+        v,
+        seed=1,
+        chunk=200,
+        precision=1e-6,
+        max_hands=1600,
+        progress=False,
+        exact=False,
+        out=tmp_path / "c",
+    )
     assert not tight["precision"]["reached"] and tight["n_hands"] == 1600
     assert tight["precision"]["half_width"] > 1e-6
     parts = sorted((tmp_path / "c").glob("1-*/part-*.parquet"))
     assert len(parts) == 8
     parts[3].unlink()
-    again = run_compare(Variant("baseline", base), v, seed=1, chunk=200, precision=1e-6,
-                        max_hands=1600, progress=False, exact=False, out=tmp_path / "c")
+    again = run_compare(
+        Variant("baseline", base),
+        v,
+        seed=1,
+        chunk=200,
+        precision=1e-6,
+        max_hands=1600,
+        progress=False,
+        exact=False,
+        out=tmp_path / "c",
+    )
     for key in ("metrics", "payments", "n_hands", "precision"):
         assert json.dumps(again[key]) == json.dumps(tight[key])
 
 
 def test_variant_errors():
     base = load_rules("changsha")
-    with pytest.raises(RulesError, match="variant 'x'.*cs_birds must be one of"):
+    with pytest.raises(RulesError, match=r"variant 'x'.*cs_birds must be one of"):
         parse_variant("x: cs_birds=5", base)
-    with pytest.raises(RulesError, match="variant 'y'.*unknown option"):
+    with pytest.raises(RulesError, match=r"variant 'y'.*unknown option"):
         parse_variant("y: no_such_option=1", base)
     with pytest.raises(RulesError, match="changes nothing"):
         parse_variant("z:", base)
     assert [v.rules["cs_birds"] for v in sweep_variants("cs_birds=0,4", base)] == [0, 4]
     tiles = [parse_variant("honours: cs_tiles=136", base)]
-    with pytest.raises(RulesError, match="changes the tile set.*--unpaired"):
+    with pytest.raises(RulesError, match=r"changes the tile set.*--unpaired"):
         check_variants(Variant("baseline", base), tiles, unpaired=False)
     notes, paired = check_variants(Variant("baseline", base), tiles, unpaired=True)
     assert any("unpaired" in n for n in notes) and paired == [False]
     with pytest.raises(RulesError, match="names must differ"):
-        check_variants(Variant("baseline", base), [parse_variant("baseline: cs_birds=4", base)],
-                       unpaired=False)
+        check_variants(
+            Variant("baseline", base), [parse_variant("baseline: cs_birds=4", base)], unpaired=False
+        )
 
 
 def test_pairing_is_per_variant():
     """With --unpaired, a variant on the baseline's walls stays paired."""
     base = load_rules("changsha")
-    r = run_compare(Variant("baseline", base), [parse_variant("136: cs_tiles=136", base),
-                                                parse_variant("mul: cs_bird_mode=mul", base)],
-                    n=800, seed=0, unpaired=True, progress=False, exact=False)
+    r = run_compare(
+        Variant("baseline", base),
+        [parse_variant("136: cs_tiles=136", base), parse_variant("mul: cs_bird_mode=mul", base)],
+        n=800,
+        seed=0,
+        unpaired=True,
+        progress=False,
+        exact=False,
+    )
     assert [v["paired"] for v in r["variants"]] == [False, True] and r["paired"] is False
     d = next(m for m in r["metrics"] if m["metric"] == "mean_score.dealer")["variants"]
     assert d[0]["difference"]["variance_ratio"] == pytest.approx(1.0)
     assert d[1]["difference"]["variance_ratio"] > 5
-    with pytest.raises(ValueError, match="unknown metric 'payment.largest_loss'"):
-        run_compare(Variant("baseline", base), [parse_variant("mul: cs_bird_mode=mul", base)],
-                    precision=1.0, metric="payment.largest_loss", progress=False)
+    with pytest.raises(ValueError, match=r"unknown metric 'payment.largest_loss'"):
+        run_compare(
+            Variant("baseline", base),
+            [parse_variant("mul: cs_bird_mode=mul", base)],
+            precision=1.0,
+            metric="payment.largest_loss",
+            progress=False,
+        )
 
 
 def test_unpaired_study_says_so():
     base = load_rules("changsha")
-    r = run_compare(Variant("baseline", base), [parse_variant("136: cs_tiles=136", base)],
-                    n=160, seed=0, unpaired=True, progress=False, exact=False)
+    r = run_compare(
+        Variant("baseline", base),
+        [parse_variant("136: cs_tiles=136", base)],
+        n=160,
+        seed=0,
+        unpaired=True,
+        progress=False,
+        exact=False,
+    )
     assert r["paired"] is False
     d = next(m for m in r["metrics"] if m["metric"] == "rate.win")["variants"][0]["difference"]
     assert d["se"] == pytest.approx(d["se_independent"])
@@ -245,8 +310,19 @@ def test_unpaired_study_says_so():
 
 def test_cli_compare(tmp_path):
     runner = CliRunner()
-    out = runner.invoke(app, ["compare", "--variant", "mul: cs_bird_mode=mul", "-n", "400",
-                              "--json", "--report", str(tmp_path / "rep")])
+    out = runner.invoke(
+        app,
+        [
+            "compare",
+            "--variant",
+            "mul: cs_bird_mode=mul",
+            "-n",
+            "400",
+            "--json",
+            "--report",
+            str(tmp_path / "rep"),
+        ],
+    )
     assert out.exit_code == 0, out.output
     result = json.loads(out.stdout)
     assert result["variants"][0]["changes"] == {"cs_bird_mode": "mul"}
@@ -254,32 +330,59 @@ def test_cli_compare(tmp_path):
     assert (report / "report.md").exists() and (report / "differences.png").exists()
     bad = runner.invoke(app, ["compare", "--variant", "m: cs_bird_mode=triple", "-n", "400"])
     assert bad.exit_code == 2 and "variant 'm'" in bad.output and "add" in bad.output
-    bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "400",
-                              "--precision", "0.1", "--metric", "nope"])
+    bad = runner.invoke(
+        app,
+        [
+            "compare",
+            "--variant",
+            "m: cs_birds=4",
+            "-n",
+            "400",
+            "--precision",
+            "0.1",
+            "--metric",
+            "nope",
+        ],
+    )
     assert bad.exit_code == 2 and "unknown metric 'nope'" in bad.output
-    bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "400",
-                              "--out", "/proc/x"])
+    bad = runner.invoke(
+        app, ["compare", "--variant", "m: cs_birds=4", "-n", "400", "--out", "/proc/x"]
+    )
     assert bad.exit_code == 2 and "cannot write to /proc/x" in bad.output
-    bad = runner.invoke(app, ["compare", "--variant", "m: cs_birds=4", "-n", "160",
-                              "--report", "/proc/x", "--json"])
+    bad = runner.invoke(
+        app, ["compare", "--variant", "m: cs_birds=4", "-n", "160", "--report", "/proc/x", "--json"]
+    )
     assert bad.exit_code == 2 and "cannot write /proc/x" in bad.output
-    bad = runner.invoke(app, ["compare", "--rules", "hongzhong112",
-                              "--variant", "m: hrb_huanbao_trigger=sometimes"])
+    bad = runner.invoke(
+        app, ["compare", "--rules", "hongzhong112", "--variant", "m: hrb_huanbao_trigger=sometimes"]
+    )
     assert bad.exit_code == 2 and "hrb_huanbao_trigger" in bad.output
-    sweep = runner.invoke(app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160",
-                                "--report", str(tmp_path / "rep")])
+    sweep = runner.invoke(
+        app, ["compare", "--sweep", "cs_birds=0,4", "-n", "160", "--report", str(tmp_path / "rep")]
+    )
     assert sweep.exit_code == 0, sweep.output
     assert (tmp_path / "rep" / "changsha-cs_birds=0+cs_birds=4" / "sweep.png").exists()
 
 
-@pytest.mark.parametrize("rules, change", [("generic", "gen_seven_pairs=false"),
-                                           ("dingque", "dq_allow_chow=true"),
-                                           ("caishen16", "cai_caishen_rule=flipped_plus_one")])
+@pytest.mark.parametrize(
+    "rules, change",
+    [
+        ("generic", "gen_seven_pairs=false"),
+        ("dingque", "dq_allow_chow=true"),
+        ("caishen16", "cai_caishen_rule=flipped_plus_one"),
+    ],
+)
 def test_every_playable_rule_set_compares(rules, change):
     """A change that alters play moves the rates, paired on the same walls."""
     base = load_rules(rules)
-    r = run_compare(Variant("baseline", base), [parse_variant(f"v: {change}", base)], n=800,
-                    seed=4, progress=False, exact=False)
+    r = run_compare(
+        Variant("baseline", base),
+        [parse_variant(f"v: {change}", base)],
+        n=800,
+        seed=4,
+        progress=False,
+        exact=False,
+    )
     by = {m["metric"]: m["variants"][0]["difference"] for m in r["metrics"]}
     assert r["paired"] and not by["rate.win"].get("identical")
     assert by["length.turns"]["se"] > 0 and by["length.turns"]["variance_ratio"] > 1

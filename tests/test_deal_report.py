@@ -25,6 +25,7 @@ runner = CliRunner()
 def test_bonus_law_matches_small_walls_enumerated(total, bonus, n):
     """Every order of a small wall: a seat draws until it holds ``n`` playing tiles."""
     from itertools import permutations
+
     counts = {}
     orders = set(permutations("B" * bonus + "N" * (total - bonus)))
     for order in orders:
@@ -37,8 +38,9 @@ def test_bonus_law_matches_small_walls_enumerated(total, bonus, n):
         counts[b] = counts.get(b, 0) + 1
     law = bonus_law(total, bonus, n)
     assert sum(law.values()) == 1
-    assert {b: Fraction(c, len(orders)) for b, c in counts.items()} == \
-        {b: p for b, p in law.items() if p}
+    assert {b: Fraction(c, len(orders)) for b, c in counts.items()} == {
+        b: p for b, p in law.items() if p
+    }
 
 
 @pytest.mark.parametrize("rules", ["shanghai_qhp", "shanghai_qiaoma"])
@@ -48,8 +50,9 @@ def test_deal_odds_agree_with_the_exact_values(rules):
     odds = deal_odds(rules, 30_000, seed=3)
     assert odds["agreement_4se"], [n for n in odds["notes"]]
     dealer = odds["bonus"]["dealer"]["law"]
-    assert dealer[0]["exact"] == pytest.approx(float(bonus_law(144, 8 if rules == "shanghai_qhp"
-                                                                 else 20, 14)[0]))
+    assert dealer[0]["exact"] == pytest.approx(
+        float(bonus_law(144, 8 if rules == "shanghai_qhp" else 20, 14)[0])
+    )
     forms = {f.form for f in load_rules(rules).families}
     assert set(odds["shanten"]) == {"all"} | (forms if len(forms) > 1 else set())
     if rules == "shanghai_qhp":  # 八花齐 at the deal: all eight flowers before the 14th tile
@@ -80,22 +83,42 @@ def test_family_rules_restrict_the_exact_engine():
 def test_report_of_a_shanghai_game(tmp_path):
     from matplotlib.image import imread
 
-    result = runner.invoke(app, ["report", "--rules", "shanghai_qhp", "-n", "4000", "--hands",
-                                 "320", "--out", str(tmp_path), "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "report",
+            "--rules",
+            "shanghai_qhp",
+            "-n",
+            "4000",
+            "--hands",
+            "320",
+            "--out",
+            str(tmp_path),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     folder = tmp_path / "shanghai_qhp"
     assert json.loads((folder / "summary.json").read_text()) == doc
     markdown = (folder / "report.md").read_text(encoding="utf-8")
     assert markdown.startswith("# The deal and the game")
-    for heading in ("## Bonus tiles at the deal", "## Shanten at the deal by family",
-                    "## Expected scores", "### What the shanghai model records",
-                    "### Bots compared", "### Waits: how good is a ready hand?"):
+    for heading in (
+        "## Bonus tiles at the deal",
+        "## Shanten at the deal by family",
+        "## Expected scores",
+        "### What the shanghai model records",
+        "### Bots compared",
+        "### Waits: how good is a ready hand?",
+    ):
         assert heading in markdown
     assert "八花齐" in markdown and "清一色" in markdown
     figures = doc["play"]["baseline"]["model_figures"]
-    assert figures["fact.kaibao"]["ci"][0] < 8 / 36 < figures["fact.kaibao"]["ci"][1] or \
-        figures["fact.kaibao"]["denominator"] < 500
+    assert (
+        figures["fact.kaibao"]["ci"][0] < 8 / 36 < figures["fact.kaibao"]["ci"][1]
+        or figures["fact.kaibao"]["denominator"] < 500
+    )
     for name in {**doc["files"], **doc["play"]["files"]}.values():
         assert f"]({name})" in markdown
         image = imread(folder / name)
@@ -107,8 +130,9 @@ def test_report_of_a_wildcard_game(tmp_path):
     """caishen16's 财神 is turned up at the deal: the wild tiles held per seat class and the
     dealer's 天胡 by type (five melds, 八对, 三财神, any), exact beside 20,000 simulated
     deals, all within 4 s.e.; no hands played."""
-    s = build_deal_report(load_rules("caishen16"), 20_000, seed=5, out=tmp_path,
-                          progress=False, echo=None, hands=0)
+    s = build_deal_report(
+        load_rules("caishen16"), 20_000, seed=5, out=tmp_path, progress=False, echo=None, hands=0
+    )
     d = s["deal"]
     assert s["agreement_4se"] and s["play"] is None
     for seat, n in (("dealer", 17), ("non_dealer", 16)):
@@ -116,7 +140,8 @@ def test_report_of_a_wildcard_game(tmp_path):
         assert set(law) == {0, 1, 2, 3}
         for h, e in law.items():
             assert e["exact"] == pytest.approx(
-                math.comb(3, h) * math.comb(132, n - h) / math.comb(135, n), rel=1e-12)
+                math.comb(3, h) * math.comb(132, n - h) / math.comb(135, n), rel=1e-12
+            )
     win = d["dealer_win"]
     assert win["wild_win"] == 3
     assert set(win["types"]) == {"standard", "eight_pairs", "wild_win", "any"}

@@ -48,14 +48,19 @@ from mjsim.stats.qishou_freq import qishou_study
 
 runner = CliRunner()
 MJSIM = Path(sys.executable).parent / "mjsim"  # the console script of this environment
-MJSIM_CMD = [str(MJSIM)] if MJSIM.exists() else [sys.executable, "-c",
-                                                 "from mjsim.cli import main; main()"]
+MJSIM_CMD = (
+    [str(MJSIM)] if MJSIM.exists() else [sys.executable, "-c", "from mjsim.cli import main; main()"]
+)
 
 #: deals per Monte Carlo comparison (400,000 seat-hands); about 0.3 s each to deal
 N_MC = 100_000
 SIGMAS = 4.0
-OPTIONAL = {"cs_qs_santong": True, "cs_qs_yizhihua": True, "cs_qs_bubugao": True,
-            "cs_qs_jintong": True}
+OPTIONAL = {
+    "cs_qs_santong": True,
+    "cs_qs_yizhihua": True,
+    "cs_qs_bubugao": True,
+    "cs_qs_jintong": True,
+}
 STUDY_PATTERNS = (*PATTERNS, "any_basic")
 SEAT_KEYS = ("dealer", "non_dealer", "any_player")
 
@@ -87,7 +92,7 @@ def test_chunk_size_does_not_matter(tmp_path, rule_id):
     assert_whole(expected, n)
     # a frame that starts later is the tail of the whole one
     tail = deal_frame(rule_id, 100, seed, start=n - 100)
-    pd.testing.assert_frame_equal(tail, expected.iloc[4 * (n - 100):].reset_index(drop=True))
+    pd.testing.assert_frame_equal(tail, expected.iloc[4 * (n - 100) :].reset_index(drop=True))
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
@@ -177,12 +182,16 @@ def test_damaged_part_is_rewritten(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(read_parts(out), expected)
 
 
-@pytest.mark.parametrize("change, keys", [
-    ({"seed": 12}, ["seed"]),
-    ({"chunk": 100}, ["chunk"]),
-    ({"rules": load_rules("changsha", cs_qs_yizhihua=True)}, ["options", "options_hash"]),
-    ({"rules": "changsha_classic_1980s"}, ["options", "options_hash", "rules"]),
-], ids=["seed", "chunk", "option", "rules"])
+@pytest.mark.parametrize(
+    "change, keys",
+    [
+        ({"seed": 12}, ["seed"]),
+        ({"chunk": 100}, ["chunk"]),
+        ({"rules": load_rules("changsha", cs_qs_yizhihua=True)}, ["options", "options_hash"]),
+        ({"rules": "changsha_classic_1980s"}, ["options", "options_hash", "rules"]),
+    ],
+    ids=["seed", "chunk", "option", "rules"],
+)
 def test_a_different_run_is_refused(tmp_path, change, keys):
     args = {"rules": "changsha", "n": 300, "seed": 11, "chunk": 150}
     out = write_deals(**args, out=tmp_path / "run", progress=False)
@@ -190,8 +199,11 @@ def test_a_different_run_is_refused(tmp_path, change, keys):
     with pytest.raises(RunMismatch) as info:
         write_deals(**(args | change), out=out, progress=False)
     message = str(info.value)
-    named = sorted(k for k in ("chunk", "mjsim", "options", "options_hash", "rules", "seed",
-                               "total") if f"{k}: " in message)
+    named = sorted(
+        k
+        for k in ("chunk", "mjsim", "options", "options_hash", "rules", "seed", "total")
+        if f"{k}: " in message
+    )
     assert named == keys, message
     if "seed" in keys:
         assert "seed: 11 there, 12 now" in message
@@ -218,8 +230,12 @@ def _interrupt(cmd: list[str], out: Path, sig: int) -> int:
     """Start ``cmd``, send ``sig`` as soon as one part is on disk; return the parts left."""
     # a job started in the background by a shell inherits SIGINT ignored, and Python then
     # never raises KeyboardInterrupt: give the child the default disposition back
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 180
     try:
         while not parts_of(out) and proc.poll() is None and time.monotonic() < deadline:
@@ -235,8 +251,14 @@ def _interrupt(cmd: list[str], out: Path, sig: int) -> int:
 
 @pytest.fixture(scope="module")
 def uninterrupted_40k(tmp_path_factory) -> Path:
-    return write_deals("changsha", 40_000, 0, tmp_path_factory.mktemp("whole") / "deals",
-                       chunk=5000, progress=False)
+    return write_deals(
+        "changsha",
+        40_000,
+        0,
+        tmp_path_factory.mktemp("whole") / "deals",
+        chunk=5000,
+        progress=False,
+    )
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
@@ -257,7 +279,8 @@ def test_cli_deal_killed_then_rerun(tmp_path, sig, uninterrupted_40k):
     pd.testing.assert_frame_equal(got, read_parts(uninterrupted_40k))
     assert_whole(got, 40_000)
     assert json.loads((out / "run.json").read_text()) == json.loads(
-        (uninterrupted_40k / "run.json").read_text())
+        (uninterrupted_40k / "run.json").read_text()
+    )
 
 
 # ---------------------------------------------------------------- provenance
@@ -265,17 +288,40 @@ def test_cli_deal_killed_then_rerun(tmp_path, sig, uninterrupted_40k):
 
 def test_parquet_metadata(tmp_path):
     out = tmp_path / "deals"
-    result = runner.invoke(app, ["deal", "-n", "100", "--chunk", "60", "--seed", "5", "--set",
-                                 "cs_qs_yizhihua=true", "--out", str(out), "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "deal",
+            "-n",
+            "100",
+            "--chunk",
+            "60",
+            "--seed",
+            "5",
+            "--set",
+            "cs_qs_yizhihua=true",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     rules = load_rules("changsha", cs_qs_yizhihua=True)
-    assert doc == {"out": str(out), "rules": "changsha", "options_hash": rules.options_hash,
-                   "n_deals": 100, "seed": 5, "parts": 2}
+    assert doc == {
+        "out": str(out),
+        "rules": "changsha",
+        "options_hash": rules.options_hash,
+        "n_deals": 100,
+        "seed": 5,
+        "parts": 2,
+    }
     assert rules.options_hash != load_rules("changsha").options_hash
     parts = parts_of(out)
-    assert [p.name for p in parts] == ["part-000000000000-000000060.parquet",
-                                       "part-000000000060-000000040.parquet"]
+    assert [p.name for p in parts] == [
+        "part-000000000000-000000060.parquet",
+        "part-000000000060-000000040.parquet",
+    ]
     expected = run_params(rules, 5) | {"total": 100, "chunk": 60}
     for part in parts:
         meta = json.loads(pq.read_schema(part).metadata[META_KEY])
@@ -308,8 +354,12 @@ def clustered(values: np.ndarray) -> tuple[float, float]:
 QISHOU_CASES = {
     "defaults": {},
     "all_optional": OPTIONAL,
-    "lone_reuse_binary": OPTIONAL | {"cs_qs_yizhihua_mode": "lone_258_five",
-                                     "cs_qs_reuse_quad": True, "cs_qs_count_mode": "binary"},
+    "lone_reuse_binary": OPTIONAL
+    | {
+        "cs_qs_yizhihua_mode": "lone_258_five",
+        "cs_qs_reuse_quad": True,
+        "cs_qs_count_mode": "binary",
+    },
 }
 
 
@@ -392,8 +442,9 @@ def test_shanten_at_the_deal_vs_exact(rule_id):
 
 
 def _qishou_json(*args: str) -> dict:
-    result = runner.invoke(app, ["qishou", "--rules", "changsha", "-n", "20000", "--seed", "3",
-                                 "--json", *args])
+    result = runner.invoke(
+        app, ["qishou", "--rules", "changsha", "-n", "20000", "--seed", "3", "--json", *args]
+    )
     assert result.exit_code == 0, result.output
     assert result.stderr == ""  # --json: one document on stdout, no progress bar
     return json.loads(result.stdout)
@@ -404,9 +455,22 @@ def test_qishou_json_shape():
     rules = load_rules("changsha")
     assert {"rules", "options_hash", "n_deals", "seed", "patterns"} <= set(doc)
     assert (doc["rules"], doc["options_hash"], doc["n_deals"], doc["seed"]) == (
-        "changsha", rules.options_hash, 20000, 3)
-    assert list(doc["patterns"]) == ["banban", "sixi", "liuliushun", "queyise", "santong",
-                                     "yizhihua", "bubugao", "jintongyunv", "any_basic"]
+        "changsha",
+        rules.options_hash,
+        20000,
+        3,
+    )
+    assert list(doc["patterns"]) == [
+        "banban",
+        "sixi",
+        "liuliushun",
+        "queyise",
+        "santong",
+        "yizhihua",
+        "bubugao",
+        "jintongyunv",
+        "any_basic",
+    ]
     for pattern in ("santong", "yizhihua", "bubugao", "jintongyunv"):
         assert doc["patterns"][pattern] == {"off": True}
     for pattern in ("banban", "sixi", "liuliushun", "queyise", "any_basic"):
@@ -435,7 +499,8 @@ def test_qishou_set_turns_a_pattern_on():
     for seat in ("dealer", "non_dealer"):
         assert 0 < santong[seat]["exact"] < 0.01
         assert abs(santong[seat]["p"] - santong[seat]["exact"]) <= SIGMAS * max(
-            santong[seat]["se"], math.sqrt(santong[seat]["exact"] / 20000))
+            santong[seat]["se"], math.sqrt(santong[seat]["exact"] / 20000)
+        )
     assert doc["patterns"]["yizhihua"] == {"off": True}
 
 
@@ -471,15 +536,19 @@ def test_exact_under_shape_conditions():
 def test_report_writes_markdown_charts_and_summary(tmp_path):
     from matplotlib.image import imread
 
-    result = runner.invoke(app, ["report", "-n", "5000", "--hands", "0", "--out", str(tmp_path),
-                                 "--json"])
+    result = runner.invoke(
+        app, ["report", "-n", "5000", "--hands", "0", "--out", str(tmp_path), "--json"]
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     folder = tmp_path / "changsha"
     assert json.loads((folder / "summary.json").read_text()) == doc
     assert doc["n_deals"] == 5000 and doc["qishou"]["n_deals"] == 5000
-    assert set(doc["files"].values()) == {"qishou_frequencies.png", "shanten_at_deal.png",
-                                          "optional_patterns.png"}
+    assert set(doc["files"].values()) == {
+        "qishou_frequencies.png",
+        "shanten_at_deal.png",
+        "optional_patterns.png",
+    }
     markdown = (folder / "report.md").read_text(encoding="utf-8")
     assert markdown.startswith("# 起手胡")
     for name in doc["files"].values():
@@ -490,10 +559,14 @@ def test_report_writes_markdown_charts_and_summary(tmp_path):
     assert not list(folder.glob(".*tmp*"))
 
 
-@pytest.mark.parametrize("args, words", [
-    (["qishou", "--rules", "generic", "-n", "100"], ["generic", "起手胡"]),
-    (["qishou", "--rules", "nosuch", "-n", "100"], ["nosuch"]),
-], ids=["qishou-generic", "unknown-rules"])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["qishou", "--rules", "generic", "-n", "100"], ["generic", "起手胡"]),
+        (["qishou", "--rules", "nosuch", "-n", "100"], ["nosuch"]),
+    ],
+    ids=["qishou-generic", "unknown-rules"],
+)
 def test_study_verbs_refuse_rule_sets_without_qishou(args, words):
     """起手胡 needs a rule set that has it (every rule set is playable, so has a report)."""
     result = runner.invoke(app, args)
@@ -504,9 +577,16 @@ def test_study_verbs_refuse_rule_sets_without_qishou(args, words):
     assert not has_qishou(load_rules("generic"))
 
 
-@pytest.mark.parametrize("args", [["deal", "-n", "0"], ["deal", "-n", "-5"],
-                                  ["deal", "-n", "10", "--chunk", "0"], ["qishou", "-n", "1"]],
-                         ids=["n0", "negative", "chunk0", "qishou-n1"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "-n", "0"],
+        ["deal", "-n", "-5"],
+        ["deal", "-n", "10", "--chunk", "0"],
+        ["qishou", "-n", "1"],
+    ],
+    ids=["n0", "negative", "chunk0", "qishou-n1"],
+)
 def test_bad_sizes_exit_2(tmp_path, args):
     out = tmp_path / "never"
     result = runner.invoke(app, [*args, "--out", str(out)] if args[0] == "deal" else args)

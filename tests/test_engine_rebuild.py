@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from dataclasses import replace
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -20,14 +20,23 @@ import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
 
+from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game.bots import choose_discard, choose_void
 from mjsim.game.config import game_config
-from mjsim.game import record as R
 from mjsim.game.decisions import after_discard, barred, may_pass_win, pass_win, ron_claims
 from mjsim.game.play import columns, play_frame, play_rows, play_wall, replay
-from mjsim.game.state import (MELD_CHOW, RON_BOT, RON_PASS, RON_WIN, ST_DECLARED, ST_READY,
-                              ST_RON, new_scratch, new_state)
+from mjsim.game.state import (
+    MELD_CHOW,
+    RON_BOT,
+    RON_PASS,
+    RON_WIN,
+    ST_DECLARED,
+    ST_READY,
+    ST_RON,
+    new_scratch,
+    new_state,
+)
 from mjsim.game.wins import win_test
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
@@ -38,8 +47,9 @@ DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
 RENAMED = {"baoting": "declared"}
 
 
-@pytest.mark.parametrize("case", json.loads(DATA.read_text())["cases"],
-                         ids=lambda c: f"{c['rules']}-{c['bots']}")
+@pytest.mark.parametrize(
+    "case", json.loads(DATA.read_text())["cases"], ids=lambda c: f"{c['rules']}-{c['bots']}"
+)
 def test_records_as_before_the_rebuild(case):
     rows = play_rows(case["rules"], 0, 0, case["n"], case["bots"])
     cols = columns(case["rules"])
@@ -57,8 +67,10 @@ def test_engine_values_are_named_slots():
         assert getattr(V, name.upper()) == V.cfg_index(name)
     g = game_config("dingque").rules_arrays
     assert g.cfg[V.VOID] == V.VOID_DECLARED and g.cfg[V.CHOW] == V.CHOW_NONE
-    assert game_config(load_rules("dingque", dq_allow_chow=True)).rules_arrays.cfg[V.CHOW] == \
-        V.CHOW_LEFT
+    assert (
+        game_config(load_rules("dingque", dq_allow_chow=True)).rules_arrays.cfg[V.CHOW]
+        == V.CHOW_LEFT
+    )
 
 
 def test_game_table_errors_name_the_value():
@@ -100,11 +112,12 @@ def test_void_suit_blocks_a_win_1_8():
 def test_void_choice():
     """Lowest shanten with the suit void, then the fewest tiles to shed."""
     rules = load_rules("dingque")
-    g, S, W = _position(rules, {0: "123m678m555s789s5p", 1: "123456789m1199p5s",
-                                2: "1234m1234p1234s5m"})
-    assert choose_void(g, S, W, 0) == 1          # one p tile, nothing else is spare
-    assert choose_void(g, S, W, 1) == 2          # ready with s void
-    assert choose_void(g, S, W, 2) == 1          # p and s alike, as many tiles: the first
+    g, S, W = _position(
+        rules, {0: "123m678m555s789s5p", 1: "123456789m1199p5s", 2: "1234m1234p1234s5m"}
+    )
+    assert choose_void(g, S, W, 0) == 1  # one p tile, nothing else is spare
+    assert choose_void(g, S, W, 1) == 2  # ready with s void
+    assert choose_void(g, S, W, 2) == 1  # p and s alike, as many tiles: the first
 
 
 @pytest.mark.parametrize("first", [False, True])
@@ -119,8 +132,9 @@ def test_void_tiles_first(first):
     assert choice == parse_hand("3p" if first else "9s").counts.argmax()
 
 
-@pytest.mark.parametrize("options", [{}, {"dq_tiles": 136, "dq_allow_chow": True,
-                                          "dq_discard_void_first": True}])
+@pytest.mark.parametrize(
+    "options", [{}, {"dq_tiles": 136, "dq_allow_chow": True, "dq_discard_void_first": True}]
+)
 def test_dingque_played(options):
     """Hands play, sum to zero, and no winner holds its void suit (final states replayed)."""
     rules = load_rules("dingque", **options)
@@ -134,15 +148,16 @@ def test_dingque_played(options):
     chows = 0
     for i in range(n):
         rec = df.iloc[i]
-        _, st = play_wall(rules, ws[i], int(rec["dealer"]),
-                          "efficiency,value,cautious,efficiency", dice_seed=0)
+        _, st = play_wall(
+            rules, ws[i], int(rec["dealer"]), "efficiency,value,cautious,efficiency", dice_seed=0
+        )
         for s in range(4):
             v = int(rec[f"void_{s}"])
-            melds = st["melds"][s][:st["n_melds"][s]]
+            melds = st["melds"][s][: st["n_melds"][s]]
             assert all(m[0] // 9 != v for m in melds), (i, s)  # dq_void_melds is false
             chows += sum(m[1] == MELD_CHOW for m in melds)
             if rec["winners"] >> s & 1:
-                assert st["concealed"][s][9 * v:9 * v + 9].sum() == 0, (i, s)
+                assert st["concealed"][s][9 * v : 9 * v + 9].sum() == 0, (i, s)
     assert (chows > 0) == options.get("dq_allow_chow", False)
 
 
@@ -159,8 +174,10 @@ def _model(sig) -> str | None:
 
 def _policy(sig) -> bool:
     """Whether a compiled signature takes a search policy (a line-up with a search seat)."""
-    return any(isinstance(t, numba.types.BaseNamedTuple) and
-               t.instance_class.__name__ == "SearchPolicy" for t in sig)
+    return any(
+        isinstance(t, numba.types.BaseNamedTuple) and t.instance_class.__name__ == "SearchPolicy"
+        for t in sig
+    )
 
 
 def test_each_engine_function_compiles_once():
@@ -170,20 +187,43 @@ def test_each_engine_function_compiles_once():
     cached function is read (what was compiled into the cache, here or by the session's
     warm-up), so a second signature shows whether or not this process compiled it;
     functions inlined into their callers (``njit_inline``) have none."""
-    for rules in ("changsha", "generic", "dingque", "shanghai_qhp", "shanghai_baida",
-                  "shanghai_qiaoma", "caishen16", "hongzhong112", "ne_alt"):
+    for rules in (
+        "changsha",
+        "generic",
+        "dingque",
+        "shanghai_qhp",
+        "shanghai_baida",
+        "shanghai_qiaoma",
+        "caishen16",
+        "hongzhong112",
+        "ne_alt",
+    ):
         play_rows(rules, 0, 0, 64, "efficiency,value,cautious,efficiency")
         replay(rules, 0, 3)
     bad, cached, marks_seen = [], 0, set()
-    for m in ("engine", "state", "bots", "shape", "search", "scoring", "scoring.changsha",
-              "scoring.generic", "scoring.shanghai", "scoring.caishen", "scoring.bao"):
+    for m in (
+        "engine",
+        "state",
+        "bots",
+        "shape",
+        "search",
+        "scoring",
+        "scoring.changsha",
+        "scoring.generic",
+        "scoring.shanghai",
+        "scoring.caishen",
+        "scoring.bao",
+    ):
         mod = importlib.import_module("mjsim.game." + m)
         for name, f in vars(mod).items():
-            if not (isinstance(f, CPUDispatcher) and f.__module__ == mod.__name__
-                    and f._cache is not None and hasattr(f._cache, "_cache_file")):
+            if not (
+                isinstance(f, CPUDispatcher)
+                and f.__module__ == mod.__name__
+                and f._cache is not None
+                and hasattr(f._cache, "_cache_file")
+            ):
                 continue
-            keys = [(_model(key[0]), _policy(key[0]))
-                    for key in f._cache._cache_file._load_index()]
+            keys = [(_model(key[0]), _policy(key[0])) for key in f._cache._cache_file._load_index()]
             marks = [mark for mark, _ in keys]
             cached += len(marks) > 0
             marks_seen.update(marks)
@@ -201,8 +241,9 @@ def _with_game(rules, **values):
     return replace(rules, game_spec=FrozenDict({**rules.game_spec, **values}))
 
 
-@pytest.mark.parametrize("policy, winners", [("first", 0b0010), ("all", 0b0110),
-                                             ("largest", 0b0100)])
+@pytest.mark.parametrize(
+    "policy, winners", [("first", 0b0010), ("all", 0b0110), ("largest", 0b0100)]
+)
 def test_several_win_claims(policy, winners):
     """Seat 0 throws 5s: seat 1 wins small (234m567p22p34s678s), seat 2 wins 清一色
     (1112345678999s). Head bump keeps seat 1, all keeps both, the largest hand seat 2."""
@@ -241,7 +282,7 @@ def test_a_win_or_pass_choice_overrides_the_bot_once():
 def test_pass_bars(bar, other_kind_barred):
     """过手 bars every tile of others until one's discard; the same-kind bar only the kind."""
     rules = _with_game(load_rules("generic"), pass_bar=bar)
-    g, S, W = _position(rules, {})
+    g, S, _W = _position(rules, {})
     pass_win(g, S, 1, 5)
     assert barred(g, S, 1, 0, 5)
     assert barred(g, S, 1, 0, 6) == other_kind_barred
@@ -270,8 +311,12 @@ def test_declare_required():
 def test_wild_indicator_in_play():
     """The deal pipeline's indicator makes a kind wild for the hand (百搭's wall, generic
     payments): every hand records it, sums to zero and replays; wins use the wild tiles."""
-    rules = replace(load_rules("shanghai_baida"), game_spec=FrozenDict(
-        {"scoring": "generic", "wild": "indicator", "rotation": "dealer_keeps"}))
+    rules = replace(
+        load_rules("shanghai_baida"),
+        game_spec=FrozenDict(
+            {"scoring": "generic", "wild": "indicator", "rotation": "dealer_keeps"}
+        ),
+    )
     n = 96
     df = play_frame(rules, n, seed=6)
     assert df["wild_kind"].between(0, 33).all()

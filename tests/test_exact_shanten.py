@@ -45,7 +45,6 @@ from mjsim.kernels.deal import next_kinds
 from mjsim.rules import load_rules
 from mjsim.rules.model import FrozenDict
 from mjsim.sim.deals import deal_frame
-from mjsim.walls import WallSpec, deal_batch
 from mjsim.stats import exact_shanten as E
 from mjsim.stats.exact_shanten import (
     IMPOSSIBLE,
@@ -56,14 +55,22 @@ from mjsim.stats.exact_shanten import (
 )
 from mjsim.tables.suits import INF
 from mjsim.tiles import N_KINDS
+from mjsim.walls import WallSpec, deal_batch
 
 FULL = os.environ.get("MJSIM_FULL") == "1"
 N_MC = 2_000_000 if FULL else 250_000
 N_DEALS = 1_000_000 if FULL else 100_000
 N_CAISHEN = 400_000 if FULL else 40_000
 N_COND = 1_000_000 if FULL else 50_000
-SUPPORTED = ("generic", "dingque", "changsha", "shanghai_qhp", "shanghai_qiaoma",
-             "hongzhong112", "ne_alt")
+SUPPORTED = (
+    "generic",
+    "dingque",
+    "changsha",
+    "shanghai_qhp",
+    "shanghai_qiaoma",
+    "hongzhong112",
+    "ne_alt",
+)
 INDICATOR = ("shanghai_baida", "caishen16")
 BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.int64)
 
@@ -92,17 +99,32 @@ def _all_hands(copies: tuple[int, ...], n: int) -> np.ndarray:
     return hands[sums == n]
 
 
-def kernel_shanten(rules, hands: np.ndarray, n: int, wild: list[int] | None = None
-                   ) -> np.ndarray:
+def kernel_shanten(rules, hands: np.ndarray, n: int, wild: list[int] | None = None) -> np.ndarray:
     """Shanten of ``n``-tile ``hands`` with the ``wild`` kinds free, by the kernel
     (``shanten_batch`` for 13/14 tiles, the per-hand kernel for other sizes)."""
     if n in (rules.hand_size, rules.hand_size + 1):
         return shanten_batch(hands, rules, wild=wild)
     comp = compile_rules(rules)
     scratch, caps, mask = K.make_scratch(), np.full(N_KINDS, 4, np.int64), wild_mask(wild)
-    cost = np.array([K.hand_cost(h, 0, 0, comp.void, comp.families, comp.melds,
-                                 comp.kind_mask, comp.honour_mask, mask, caps,
-                                 comp.tables, scratch) for h in hands])
+    cost = np.array(
+        [
+            K.hand_cost(
+                h,
+                0,
+                0,
+                comp.void,
+                comp.families,
+                comp.melds,
+                comp.kind_mask,
+                comp.honour_mask,
+                mask,
+                caps,
+                comp.tables,
+                scratch,
+            )
+            for h in hands
+        ]
+    )
     return np.where(cost >= INF, IMPOSSIBLE, cost - 1)
 
 
@@ -146,8 +168,9 @@ def brute_indicator_counts(rules, copies: np.ndarray, n: int) -> dict[int, dict[
         for h in np.unique(hands[:, wild]):
             rows = hands[:, wild] == h
             tally(by_wild.setdefault(int(h), {}), s[rows], turned[rows])
-    by_wild = {h: {k: c for k, c in sorted(counts.items()) if c}
-               for h, counts in sorted(by_wild.items())}
+    by_wild = {
+        h: {k: c for k, c in sorted(counts.items()) if c} for h, counts in sorted(by_wild.items())
+    }
     return {h: counts for h, counts in by_wild.items() if counts}
 
 
@@ -165,8 +188,7 @@ def assert_within_4se(hits: np.ndarray, p: float, label) -> None:
     (the seats of one deal share an indicator), the s.e. of independent seats as a floor
     for events never seen."""
     per_deal = hits.mean(axis=1)
-    se = max(per_deal.std(ddof=1) / math.sqrt(per_deal.size),
-             math.sqrt(p * (1 - p) / hits.size))
+    se = max(per_deal.std(ddof=1) / math.sqrt(per_deal.size), math.sqrt(p * (1 - p) / hits.size))
     assert abs(per_deal.mean() - p) <= 4 * se + 1e-12, (label, per_deal.mean(), p)
 
 
@@ -205,23 +227,70 @@ def test_riichi_anchor():
 # ---- brute force ---------------------------------------------------------------------
 
 # small walls: a few kinds of every group, some with fewer than 4 copies
-WALL_SUITS = wall({0: 4, 1: 4, 2: 3, 4: 4, 8: 2,            # 1m 2m 3m 5m 9m
-                   10: 4, 13: 3, 14: 4, 15: 2,              # 2p 5p 6p 7p
-                   18: 2, 22: 4, 25: 3})                    # 1s 5s 8s
-WALL_HONOURS = wall({0: 4, 1: 3, 2: 4, 7: 2,                # 1m 2m 3m 8m
-                     13: 4, 14: 3,                          # 5p 6p
-                     22: 2, 25: 4,                          # 5s 8s
-                     27: 4, 28: 2, 29: 3})                  # 1z 2z 3z (winds)
-WALL_RED = wall({0: 2, 2: 4, 3: 4, 4: 3,                    # 1m 3m 4m 5m
-                 12: 3, 13: 4, 14: 4, 17: 1,                # 4p 5p 6p 9p
-                 21: 2, 22: 3,                              # 4s 5s
-                 33: 4})                                    # 7z (中)
-WALL_TWO_SUITS = wall({0: 3, 1: 4, 2: 4, 6: 2,              # 1m 2m 3m 7m: no sou
-                       11: 4, 12: 4, 13: 3, 16: 2, 17: 2,   # 3p 4p 5p 8p 9p
-                       33: 3})                              # 7z
+WALL_SUITS = wall(
+    {
+        0: 4,
+        1: 4,
+        2: 3,
+        4: 4,
+        8: 2,  # 1m 2m 3m 5m 9m
+        10: 4,
+        13: 3,
+        14: 4,
+        15: 2,  # 2p 5p 6p 7p
+        18: 2,
+        22: 4,
+        25: 3,
+    }
+)  # 1s 5s 8s
+WALL_HONOURS = wall(
+    {
+        0: 4,
+        1: 3,
+        2: 4,
+        7: 2,  # 1m 2m 3m 8m
+        13: 4,
+        14: 3,  # 5p 6p
+        22: 2,
+        25: 4,  # 5s 8s
+        27: 4,
+        28: 2,
+        29: 3,
+    }
+)  # 1z 2z 3z (winds)
+WALL_RED = wall(
+    {
+        0: 2,
+        2: 4,
+        3: 4,
+        4: 3,  # 1m 3m 4m 5m
+        12: 3,
+        13: 4,
+        14: 4,
+        17: 1,  # 4p 5p 6p 9p
+        21: 2,
+        22: 3,  # 4s 5s
+        33: 4,
+    }
+)  # 7z (中)
+WALL_TWO_SUITS = wall(
+    {
+        0: 3,
+        1: 4,
+        2: 4,
+        6: 2,  # 1m 2m 3m 7m: no sou
+        11: 4,
+        12: 4,
+        13: 3,
+        16: 2,
+        17: 2,  # 3p 4p 5p 8p 9p
+        33: 3,
+    }
+)  # 7z
 # the same kinds in each suit: two suits' classes are merged in one step
-WALL_TWINS = wall({**{9 * g + r: c for g in range(3) for r, c in ((0, 2), (1, 4), (2, 3), (6, 2))},
-                   33: 4})                                  # 1 2 3 7 of each suit, 7z
+WALL_TWINS = wall(
+    {**{9 * g + r: c for g in range(3) for r, c in ((0, 2), (1, 4), (2, 3), (6, 2))}, 33: 4}
+)  # 1 2 3 7 of each suit, 7z
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
@@ -252,17 +321,32 @@ def test_one_suit_wall_vs_brute_force():
         assert exact_shanten(rules, n, wall=copies).counts == brute_counts(rules, copies, n)
 
 
-@pytest.mark.parametrize("name,options,copies,n", [
-    ("hongzhong112", {}, WALL_RED, 14),
-    ("hongzhong112", {"hrb_red_pair_substitutes": False}, WALL_RED, 13),
-    ("hongzhong112", {}, WALL_TWO_SUITS, 13),
-    ("ne_alt", {"neb_three_suits": False}, WALL_HONOURS, 14),
-    ("ne_alt", {"neb_need_cha": False}, WALL_TWO_SUITS, 14),
-    ("ne_alt", {"neb_need_terminal_or_honour": False}, WALL_HONOURS, 13),
-    ("ne_alt", {"neb_need_cha": False, "neb_need_terminal_or_honour": False},
-     WALL_TWO_SUITS, 13),
-], ids=["hz-red", "hz-red-no-pair-pung", "hz-two-suits", "ne-any-suits", "ne-no-cha",
-        "ne-simples", "ne-suits-only"])
+@pytest.mark.parametrize(
+    "name,options,copies,n",
+    [
+        ("hongzhong112", {}, WALL_RED, 14),
+        ("hongzhong112", {"hrb_red_pair_substitutes": False}, WALL_RED, 13),
+        ("hongzhong112", {}, WALL_TWO_SUITS, 13),
+        ("ne_alt", {"neb_three_suits": False}, WALL_HONOURS, 14),
+        ("ne_alt", {"neb_need_cha": False}, WALL_TWO_SUITS, 14),
+        ("ne_alt", {"neb_need_terminal_or_honour": False}, WALL_HONOURS, 13),
+        (
+            "ne_alt",
+            {"neb_need_cha": False, "neb_need_terminal_or_honour": False},
+            WALL_TWO_SUITS,
+            13,
+        ),
+    ],
+    ids=[
+        "hz-red",
+        "hz-red-no-pair-pung",
+        "hz-two-suits",
+        "ne-any-suits",
+        "ne-no-cha",
+        "ne-simples",
+        "ne-suits-only",
+    ],
+)
 def test_shape_conditions_vs_brute_force(name, options, copies, n):
     rules = load_rules(name, **options)
     r = exact_shanten(rules, n, wall=copies)
@@ -328,10 +412,11 @@ def test_indicator_wilds_few_tiles_vs_brute_force(name, n):
     assert r.counts == summed(brute) and r.by_wild == brute
 
 
-@pytest.mark.parametrize("name,copies", [("shanghai_baida", WALL_SUITS),
-                                         ("shanghai_baida", WALL_HONOURS),
-                                         ("caishen16", WALL_HONOURS)],
-                         ids=["baida-suits", "baida-honours", "caishen16-honours"])
+@pytest.mark.parametrize(
+    "name,copies",
+    [("shanghai_baida", WALL_SUITS), ("shanghai_baida", WALL_HONOURS), ("caishen16", WALL_HONOURS)],
+    ids=["baida-suits", "baida-honours", "caishen16-honours"],
+)
 def test_indicator_wilds_small_walls_vs_brute_force(name, copies):
     """Wild kinds in and out of the wall (百搭: 1m → 2m, 3m → 4m, 9m → 1m, 3z → 4z …)."""
     rules = load_rules(name)
@@ -386,9 +471,11 @@ def test_caishen16_monte_carlo_agrees():
 # ---- counts past 2^64 -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name,copies", [("changsha", WALL_SUITS),
-                                         ("caishen16", WALL_HONOURS)],
-                         ids=["changsha-suits", "caishen16-honours"])
+@pytest.mark.parametrize(
+    "name,copies",
+    [("changsha", WALL_SUITS), ("caishen16", WALL_HONOURS)],
+    ids=["changsha-suits", "caishen16-honours"],
+)
 def test_wrapped_counts_lifted_by_float_vs_brute_force(monkeypatch, name, copies):
     """Summed in uint16, every run of these walls (10^8 hands and more) wraps past 2^16 and
     is lifted by its float64 run: the counts are the uint64 ones and the brute force's."""
@@ -415,8 +502,9 @@ def test_float_error_bound_refuses(monkeypatch):
     assert not r.tractable and "float64 error bound" in r.reason and r.counts == {}
 
 
-@pytest.mark.parametrize("rule,wild_copies,n", [("flipped", 3, 16), ("flipped", 3, 17),
-                                                ("flipped_plus_one", 4, 17)])
+@pytest.mark.parametrize(
+    "rule,wild_copies,n", [("flipped", 3, 16), ("flipped", 3, 17), ("flipped_plus_one", 4, 17)]
+)
 def test_caishen16_past_64_bits(rule, wild_copies, n):
     """The dealer's 17 (a non-dealer's 16) tiles of 136 with the 财神: every (hand,
     indicator tile) pair, C(136, n)·(136 − n) > 2^64, counted. The wild tiles held follow
@@ -428,8 +516,10 @@ def test_caishen16_past_64_bits(rule, wild_copies, n):
     assert 0 < r.info["float_runs"] < r.info["runs"] and r.info["float_bound"] < 2**62
     assert sum(r.counts.values()) == r.total and summed(r.by_wild) == r.counts
     law = {h: sum(counts.values()) for h, counts in r.by_wild.items()}
-    assert law == {h: 136 * math.comb(wild_copies, h) * math.comb(135 - wild_copies, n - h)
-                   for h in range(wild_copies + 1)}
+    assert law == {
+        h: 136 * math.comb(wild_copies, h) * math.comb(135 - wild_copies, n - h)
+        for h in range(wild_copies + 1)
+    }
     by_wild = r.as_dict()["by_wild"]  # counts as strings: past 2^53
     assert sum(int(c) for counts in by_wild.values() for c in counts.values()) == r.total
 
@@ -456,8 +546,13 @@ def test_state_budget_says_not_tractable():
 def test_unreachable_families_refused():
     """全求人 alone needs four exposed melds: no dealt hand reaches it."""
     rules = load_rules("generic")
-    alone = replace(rules, id="generic.quanqiuren", core_spec=FrozenDict(
-        {**rules.core_spec, "families": ({"form": "quanqiuren", "pair": "any"},)}))
+    alone = replace(
+        rules,
+        id="generic.quanqiuren",
+        core_spec=FrozenDict(
+            {**rules.core_spec, "families": ({"form": "quanqiuren", "pair": "any"},)}
+        ),
+    )
     with pytest.raises(ExactUnsupported, match="no family a dealt hand can reach"):
         exact_shanten(alone, 14)
 

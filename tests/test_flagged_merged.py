@@ -33,9 +33,11 @@ def merged_by_definition(a: np.ndarray, b: np.ndarray, left: bool) -> dict:
                 best = [INF, INF]
                 for m1 in range(m + 1):
                     for p1 in range(p + 1):
-                        cost = min(int(a[column(m1, p1, g)])
-                                   + int(b[column(m - m1, p - p1, f & ~g)])
-                                   for g in range(N_FLAGS) if g & f == g)
+                        cost = min(
+                            int(a[column(m1, p1, g)]) + int(b[column(m - m1, p - p1, f & ~g)])
+                            for g in range(N_FLAGS)
+                            if g & f == g
+                        )
                         a_used, b_used = m1 + p1 > 0, m - m1 + p - p1 > 0
                         if not left or a_used or b_used:
                             best[0] = min(best[0], cost)
@@ -84,14 +86,12 @@ def test_merged_rows_by_definition():
             x, y = (x // 5, y) if rng.random() < 0.5 else (x, y // 5)
         a, b = sorted((int(t.suit_ids[x]), int(t.suit_ids[y])))
         left = t.left_vectors[t.left_pairs[t.left_start[a] + b - a]]
-        assert_vector(left, merged_by_definition(load_flagged()[x], load_flagged()[y], True),
-                      False)
+        assert_vector(left, merged_by_definition(load_flagged()[x], load_flagged()[y], True), False)
         h, red = int(rng.integers(0, 5**HONOUR_DIGITS)), int(rng.integers(2))
         while digits(h, 7).sum() + digits(z, 9).sum() > MAX_TILES:
             h, z = (h // 5, z) if rng.random() < 0.5 else (h, z // 5)
         right = t.right_vectors[t.right_pairs[t.honour_ids[red, h], t.suit_ids[z]]]
-        assert_vector(right, merged_by_definition(load_flagged()[z], honours[red, h], False),
-                      True)
+        assert_vector(right, merged_by_definition(load_flagged()[z], honours[red, h], False), True)
 
 
 def test_pairs_cover_hands_of_max_tiles():
@@ -102,8 +102,9 @@ def test_pairs_cover_hands_of_max_tiles():
     np.minimum.at(fewest, t.suit_ids, count_digits(SUIT_DIGITS).sum(axis=1, dtype=np.int64))
     hon_fewest = np.full(t.right_pairs.shape[0], INF)
     for red in range(2):
-        np.minimum.at(hon_fewest, t.honour_ids[red],
-                      count_digits(HONOUR_DIGITS).sum(axis=1, dtype=np.int64))
+        np.minimum.at(
+            hon_fewest, t.honour_ids[red], count_digits(HONOUR_DIGITS).sum(axis=1, dtype=np.int64)
+        )
     ids = np.arange(len(fewest))
     for a in ids:
         later = ids[a:]

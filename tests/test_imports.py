@@ -79,8 +79,12 @@ def _private_uses(tree: ast.AST, module: str, is_package: bool) -> list[str]:
         elif name.startswith("_") and not name.startswith("__") and target != module:
             found.append(f"from {target} import {name}")
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_") \
-                and not node.attr.startswith("__") and isinstance(node.value, ast.Name):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+        ):
             target = aliases.get(node.value.id)
             if target is not None and target != module:
                 found.append(f"{target}.{node.attr} (line {node.lineno})")
@@ -133,21 +137,28 @@ def test_no_import_cycle():
 
 
 def test_no_private_name_of_another_module():
-    found = {module: _private_uses(ast.parse(path.read_text()), module, is_package)
-             for module, (path, is_package) in MODULES.items()}
-    for script in [*sorted((ROOT / "tests").glob("*.py")),
-                   *sorted((ROOT / "benchmarks").glob("*.py"))]:
+    found = {
+        module: _private_uses(ast.parse(path.read_text()), module, is_package)
+        for module, (path, is_package) in MODULES.items()
+    }
+    for script in [
+        *sorted((ROOT / "tests").glob("*.py")),
+        *sorted((ROOT / "benchmarks").glob("*.py")),
+    ]:
         found[script.name] = _private_uses(ast.parse(script.read_text()), "__script__", False)
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-        code = "\n".join(line for line in code.splitlines()
-                         if not line.lstrip().startswith(("%", "!")))
+        code = "\n".join(
+            line for line in code.splitlines() if not line.lstrip().startswith(("%", "!"))
+        )
         found[notebook.name] = _private_uses(ast.parse(code), "__notebook__", False)
     assert {k: v for k, v in found.items() if v} == {}
 
 
 def test_layer_contracts_kept():
     cli = pytest.importorskip("importlinter.cli")
-    assert cli.lint_imports(config_filename=str(ROOT / ".importlinter"), no_cache=True,
-                            no_logo=True) == 0
+    assert (
+        cli.lint_imports(config_filename=str(ROOT / ".importlinter"), no_cache=True, no_logo=True)
+        == 0
+    )

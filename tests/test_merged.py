@@ -47,8 +47,12 @@ def test_info_words_name_the_rows():
 def test_pair_merges_are_min_plus():
     t, g = load_tables(), load_merged()
     rng = np.random.default_rng(2)
-    cases = [(t.std, t.std, 0, 0, False), (t.std, t.honour, 1, 0, True),
-             (t.pung, t.pung, 2, ID_BITS, False), (t.pung, t.honour, 3, ID_BITS, True)]
+    cases = [
+        (t.std, t.std, 0, 0, False),
+        (t.std, t.honour, 1, 0, True),
+        (t.pung, t.pung, 2, ID_BITS, False),
+        (t.pung, t.honour, 3, ID_BITS, True),
+    ]
     for left, right, k, shift, honours in cases:
         for _ in range(400):
             i = int(rng.integers(0, len(left)))

@@ -137,7 +137,10 @@ def test_docstring_examples() -> None:
 def test_melds_and_flowers_parse() -> None:
     hand = parse_hand("12m [555p] [789s] {1111z} [2222z] f3 f1")
     assert hand.melds == (
-        Meld("pung", 13), Meld("chow", 24), Meld("kong", 27, True), Meld("kong", 28, False),
+        Meld("pung", 13),
+        Meld("chow", 24),
+        Meld("kong", 27, True),
+        Meld("kong", 28, False),
     )
     assert sorted(hand.flowers) == [34, 36]
     assert hand.n_concealed == 2 and hand.effective_size == 14
@@ -147,16 +150,36 @@ def test_melds_and_flowers_parse() -> None:
 # ---------------------------------------------------------------- Chinese names
 
 CHINESE = [
-    ("五万", "5m"), ("5万", "5m"), ("五萬", "5m"), ("5萬", "5m"),
-    ("一筒", "1p"), ("1饼", "1p"), ("1筒", "1p"), ("一饼", "1p"), ("一餅", "1p"), ("1餅", "1p"),
-    ("三条", "3s"), ("3索", "3s"), ("三索", "3s"), ("三條", "3s"), ("3條", "3s"),
-    ("东南西北", "1234z"), ("東", "1z"),
-    ("中", "7z"), ("红中", "7z"), ("紅中", "7z"),
-    ("发", "6z"), ("发财", "6z"), ("發", "6z"), ("發財", "6z"),
-    ("白", "5z"), ("白板", "5z"),
+    ("五万", "5m"),
+    ("5万", "5m"),
+    ("五萬", "5m"),
+    ("5萬", "5m"),
+    ("一筒", "1p"),
+    ("1饼", "1p"),
+    ("1筒", "1p"),
+    ("一饼", "1p"),
+    ("一餅", "1p"),
+    ("1餅", "1p"),
+    ("三条", "3s"),
+    ("3索", "3s"),
+    ("三索", "3s"),
+    ("三條", "3s"),
+    ("3條", "3s"),
+    ("东南西北", "1234z"),
+    ("東", "1z"),
+    ("中", "7z"),
+    ("红中", "7z"),
+    ("紅中", "7z"),
+    ("发", "6z"),
+    ("发财", "6z"),
+    ("發", "6z"),
+    ("發財", "6z"),
+    ("白", "5z"),
+    ("白板", "5z"),
     ("东南西北白发中", "1234567z"),
     ("白板发财红中", "567z"),
-    ("123万", "123m"), ("一万二万三万 东东", "123m11z"),
+    ("123万", "123m"),
+    ("一万二万三万 东东", "123m11z"),
     ("九條九条9索", "999s"),
     ("一万，二万、三万, 四万", "1234m"),
     ("5m五万5万五萬", "5555m"),
@@ -179,8 +202,15 @@ def test_chinese_melds_and_flowers() -> None:
 
 @pytest.mark.parametrize(
     ("suffix", "by"),
-    [("", None), (" (ron)", "ron"), (" (tsumo)", "tsumo"), ("(tsumo)", "tsumo"),
-     (" (自摸)", "tsumo"), (" (点炮)", "ron"), (" (ron)  ", "ron")],
+    [
+        ("", None),
+        (" (ron)", "ron"),
+        (" (tsumo)", "tsumo"),
+        ("(tsumo)", "tsumo"),
+        (" (自摸)", "tsumo"),
+        (" (点炮)", "ron"),
+        (" (ron)  ", "ron"),
+    ],
 )
 def test_winning_tile(suffix: str, by: str | None) -> None:
     hand = parse_hand(f"234m678p111p789s5s +5s{suffix}")
@@ -199,8 +229,16 @@ def test_winning_tile_spelling() -> None:
 @pytest.mark.parametrize(
     ("text", "pattern"),
     [
-        ("123m +5s5s", re.escape("the winning tile after '+' must be one tile: '5s5s' at position 6")),
-        ("123m +", re.escape("after '+' write one tile and optionally (ron) or (tsumo): '+' at position 5")),
+        (
+            "123m +5s5s",
+            re.escape("the winning tile after '+' must be one tile: '5s5s' at position 6"),
+        ),
+        (
+            "123m +",
+            re.escape(
+                "after '+' write one tile and optionally (ron) or (tsumo): '+' at position 5"
+            ),
+        ),
         ("123m +5s (rong)", re.escape("after '+' write one tile and optionally (ron) or (tsumo)")),
         ("123m +f1", re.escape("the winning tile after '+' must be one tile: 'f1' at position 6")),
         ("1111m23p +1m", "a fifth copy of a tile: '1m' at position 10 in '1111m23p \\+1m'"),
@@ -221,33 +259,56 @@ ERRORS = [
     ("五万5555m", None, re.escape("a fifth copy of a tile: '5m' at position 5")),
     ("1m f1 f1", None, re.escape("a second copy of a flower: 'f1' at position 6")),
     # unknown suit letter
-    ("123x", None, re.escape("unknown suit letter (use m, p, s, z or 万/筒/饼/条/索): 'x' at position 3")),
+    (
+        "123x",
+        None,
+        re.escape("unknown suit letter (use m, p, s, z or 万/筒/饼/条/索): 'x' at position 3"),
+    ),
     ("12m3q", None, "unknown suit letter .*'q' at position 4"),
     ("123", None, re.escape("digits without a suit letter (m, p, s or z): '123' at position 0")),
     ("五", None, "a Chinese numeral must be followed by 万, 筒/饼 or 条/索: '五' at position 0"),
     ("1m ?", None, re.escape("unknown tile or symbol: '?' at position 3")),
     # no red fives
-    ("0m", None, re.escape("no tile 0 (these games have no red fives): '0m' at position 0 in '0m'")),
+    (
+        "0m",
+        None,
+        re.escape("no tile 0 (these games have no red fives): '0m' at position 0 in '0m'"),
+    ),
     ("1230p", None, "no tile 0 .*'0p' at position 3"),
     # empty hands
     ("", None, "empty hand"),
     ("   ", None, "empty hand"),
     ("f1 f2", None, "empty hand"),
     # tiles the rule set lacks
-    ("1z", "changsha", re.escape("the rule set 'changsha' has no tile 1z: '1z' at position 0 in '1z'")),
+    (
+        "1z",
+        "changsha",
+        re.escape("the rule set 'changsha' has no tile 1z: '1z' at position 0 in '1z'"),
+    ),
     ("123m 7z", "changsha", "the rule set 'changsha' has no tile 7z: '7z' at position 5"),
     ("123m 1z", "hongzhong112", "the rule set 'hongzhong112' has no tile 1z"),
     ("123m f1", "generic", "the rule set 'generic' has no flowers: 'f1' at position 5"),
     # too many tiles
-    ("123456789m123456p", None,
-     re.escape("too many tiles: '123456789m123456p' has 15 (kongs count as 3), at most 14 "
-               "(pass rules='caishen16' for 16-tile hands)")),
+    (
+        "123456789m123456p",
+        None,
+        re.escape(
+            "too many tiles: '123456789m123456p' has 15 (kongs count as 3), at most 14 "
+            "(pass rules='caishen16' for 16-tile hands)"
+        ),
+    ),
     ("123456789m123456p", "generic", "has 15 .*at most 14$"),
     ("[1111m][2222m][3333m][4444m] 556m", None, "too many tiles: .* has 15"),
     ("123456789m123456p78s1z", "caishen16", "too many tiles: .* has 18 .*at most 17"),
     # bad melds
-    ("[124m]", None, re.escape("not a meld (a meld is a chow (three consecutive suited tiles), "
-                               "a pung or a kong): '[124m]' at position 0")),
+    (
+        "[124m]",
+        None,
+        re.escape(
+            "not a meld (a meld is a chow (three consecutive suited tiles), "
+            "a pung or a kong): '[124m]' at position 0"
+        ),
+    ),
     ("123m [891m]", None, re.escape("not a meld") + ".*'\\[891m\\]' at position 5"),
     ("[123z]", None, re.escape("not a meld")),
     ("[12m]", None, re.escape("not a meld")),
@@ -257,7 +318,11 @@ ERRORS = [
     # brackets
     ("[123m", None, re.escape("missing closing ']'")),
     ("123p {1111m", None, re.escape("missing closing '}'")),
-    ("[12m{3m]", None, re.escape("bracket inside a meld (close it with ']' first): '{' at position 4")),
+    (
+        "[12m{3m]",
+        None,
+        re.escape("bracket inside a meld (close it with ']' first): '{' at position 4"),
+    ),
     ("123m]", None, re.escape("closing bracket without an opening one: ']' at position 4")),
     # flowers and honours out of range
     ("f9", None, re.escape("flowers are f1–f8: 'f9' at position 0 in 'f9'")),
@@ -312,10 +377,31 @@ _UNICODE_NAMES = (
     [f"MAHJONG TILE {n} OF CHARACTERS" for n in _NUMBERS]
     + [f"MAHJONG TILE {n} OF CIRCLES" for n in _NUMBERS]
     + [f"MAHJONG TILE {n} OF BAMBOOS" for n in _NUMBERS]
-    + [f"MAHJONG TILE {w}" for w in ("EAST WIND", "SOUTH WIND", "WEST WIND", "NORTH WIND",
-                                      "WHITE DRAGON", "GREEN DRAGON", "RED DRAGON")]
-    + [f"MAHJONG TILE {f}" for f in ("SPRING", "SUMMER", "AUTUMN", "WINTER",
-                                      "PLUM", "ORCHID", "CHRYSANTHEMUM", "BAMBOO")]
+    + [
+        f"MAHJONG TILE {w}"
+        for w in (
+            "EAST WIND",
+            "SOUTH WIND",
+            "WEST WIND",
+            "NORTH WIND",
+            "WHITE DRAGON",
+            "GREEN DRAGON",
+            "RED DRAGON",
+        )
+    ]
+    + [
+        f"MAHJONG TILE {f}"
+        for f in (
+            "SPRING",
+            "SUMMER",
+            "AUTUMN",
+            "WINTER",
+            "PLUM",
+            "ORCHID",
+            "CHRYSANTHEMUM",
+            "BAMBOO",
+        )
+    ]
 )
 _ZH = (
     [f"{n}万" for n in "一二三四五六七八九"]
@@ -352,7 +438,16 @@ def test_tile_helpers_distinct_and_classified() -> None:
     assert [k for k in range(42) if is_honour(k)] == list(range(27, 34))
     assert [name(k) for k in range(42) if is_terminal(k)] == ["1m", "9m", "1p", "9p", "1s", "9s"]
     assert [name(k) for k in range(42) if is_258(k)] == [
-        "2m", "5m", "8m", "2p", "5p", "8p", "2s", "5s", "8s"]
+        "2m",
+        "5m",
+        "8m",
+        "2p",
+        "5p",
+        "8p",
+        "2s",
+        "5s",
+        "8s",
+    ]
     assert (kind("5p"), name(13), suit_of(13), rank_of(13)) == (13, "5p", "p", 5)
     assert [suit_of(k) for k in (0, 9, 18, 27, 33, 34, 41)] == list("mpszzff")
     assert [rank_of(k) for k in (8, 17, 26, 27, 33, 34, 41)] == [9, 9, 9, 1, 7, 1, 8]
@@ -376,7 +471,9 @@ def test_hand_equality_and_counts() -> None:
 
 
 def test_winning_tile_error_position_is_in_the_whole_text() -> None:
-    with pytest.raises(NotationError, match=re.escape("'0m' at position 10 in '123m456p +0m (ron)'")):
+    with pytest.raises(
+        NotationError, match=re.escape("'0m' at position 10 in '123m456p +0m (ron)'")
+    ):
         parse_hand("123m456p +0m (ron)")
 
 

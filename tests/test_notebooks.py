@@ -60,10 +60,19 @@ def test_notebook_runs(path, tmp_path, monkeypatch, python3_kernel):
     monkeypatch.setenv("MJSIM_NB_SEARCH_HANDS", SEARCH_HANDS)
     monkeypatch.setenv("MJSIM_NB_SEARCH_RULES", "changsha")  # the search compiled in warm-up
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name=python3_kernel, timeout=CELL_TIMEOUT,
-                            resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(
+        nb,
+        kernel_name=python3_kernel,
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
     client.execute()  # raises CellExecutionError on the first failing cell
-    errors = [out for cell in nb.cells if cell.cell_type == "code"
-              for out in cell.outputs if out.output_type == "error"]
+    errors = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "error"
+    ]
     assert not errors, errors
     assert all(cell.execution_count for cell in nb.cells if cell.cell_type == "code")

@@ -27,8 +27,9 @@ from mjsim.stats.play_summary import play_summary
 
 runner = CliRunner()
 ENGINE = Path(__file__).resolve().parents[1] / "mjsim" / "game" / "play.py"
-engine = pytest.mark.skipif(not ENGINE.exists(), reason="the engine (mjsim/game/play.py) "
-                                                        "is not there yet")
+engine = pytest.mark.skipif(
+    not ENGINE.exists(), reason="the engine (mjsim/game/play.py) is not there yet"
+)
 MIXED = "efficiency,value,cautious,efficiency"
 
 
@@ -44,8 +45,7 @@ def wide(monkeypatch):
 def fake_engine(monkeypatch):
     """The engine replaced by synthetic records (whatever the rules and bots)."""
 
-    def play_frame(rules, n, seed=0, bots=("efficiency",) * 4, progress=False,
-                   readiness=False):
+    def play_frame(rules, n, seed=0, bots=("efficiency",) * 4, progress=False, readiness=False):
         return to_frame("changsha", synthetic_rows(seed, 0, n), seed, readiness)
 
     monkeypatch.setattr(play_cmd, "play_frame", play_frame)
@@ -72,19 +72,32 @@ def user_error(*args: str) -> str:
 
 def test_help():
     text = run("play", "--help").stdout
-    for option in ("--rules", "--set", "--seed", "--bots", "--out", "--chunk", "--json",
-                   "--quiet", "-n"):
+    for option in (
+        "--rules",
+        "--set",
+        "--seed",
+        "--bots",
+        "--out",
+        "--chunk",
+        "--json",
+        "--quiet",
+        "-n",
+    ):
         assert option in text
     assert "play" in run("--help").stdout
     assert "--hands" in run("report", "--help").stdout
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--bots", "efficiency,value"], ["got 2"]),
-    (["--bots", "greedy"], ["unknown bot 'greedy'", "efficiency, value, cautious"]),
-    (["--set", "cs_birds=lots"], ["cs_birds"]),
-    (["--rules", "nosuch"], ["nosuch"]),
-], ids=["two-bots", "unknown-bot", "bad-option", "unknown-rules"])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--bots", "efficiency,value"], ["got 2"]),
+        (["--bots", "greedy"], ["unknown bot 'greedy'", "efficiency, value, cautious"]),
+        (["--set", "cs_birds=lots"], ["cs_birds"]),
+        (["--rules", "nosuch"], ["nosuch"]),
+    ],
+    ids=["two-bots", "unknown-bot", "bad-option", "unknown-rules"],
+)
 def test_user_errors(args, words, tmp_path):
     line = user_error("play", "-n", "16", *args, "--out", str(tmp_path / "never"))
     assert all(w in line for w in words), line
@@ -103,8 +116,13 @@ def test_bad_sizes(args):
 def test_json_in_memory(fake_engine):
     doc = json.loads(run("play", "-n", "200", "--seed", "3", "--bots", MIXED, "--json").stdout)
     rules_hash = doc["options_hash"]
-    expected = play_summary(to_frame("changsha", synthetic_rows(3, 0, 200), 3), "changsha",
-                            rules_hash, 3, tuple(MIXED.split(",")))
+    expected = play_summary(
+        to_frame("changsha", synthetic_rows(3, 0, 200), 3),
+        "changsha",
+        rules_hash,
+        3,
+        tuple(MIXED.split(",")),
+    )
     assert doc == json.loads(json.dumps(expected))
     assert doc["n_hands"] == 200 and doc["lineup"] == MIXED.split(",")
     assert [e["bot"] for e in doc["bots"]] == ["efficiency", "value", "cautious"]
@@ -112,9 +130,18 @@ def test_json_in_memory(fake_engine):
 
 def test_tables(fake_engine):
     text = run("play", "-n", "200", "--bots", MIXED, "--set", "cs_birds=4", "--quiet").stdout
-    for words in ("changsha, cs_birds=4 — 200 hands, seed 0", "mean score / hand", "dealer",
-                  "efficiency − value", "win rate", "win kinds", "zimo 自摸", "big wins",
-                  "qingyise 清一色", "any of them"):
+    for words in (
+        "changsha, cs_birds=4 — 200 hands, seed 0",
+        "mean score / hand",
+        "dealer",
+        "efficiency − value",
+        "win rate",
+        "win kinds",
+        "zimo 自摸",
+        "big wins",
+        "qingyise 清一色",
+        "any of them",
+    ):
         assert words in text, words
     text = run("play", "-n", "64", "--quiet").stdout
     assert "paired" not in text  # one bot: no comparison table
@@ -127,8 +154,9 @@ def test_out_writes_parts_and_resumes(fake_engine, tmp_path):
     assert doc["parts"] == 4 and doc["out"] == str(out)  # chunks of 32 hands
     in_memory = json.loads(run("play", "-n", "100", "--seed", "2", "--json").stdout)
     assert {k: v for k, v in doc.items() if k not in ("out", "parts")} == in_memory
-    pd.testing.assert_frame_equal(read_games(out),
-                                  to_frame("changsha", synthetic_rows(2, 0, 100), 2))
+    pd.testing.assert_frame_equal(
+        read_games(out), to_frame("changsha", synthetic_rows(2, 0, 100), 2)
+    )
     assert read_games(out).attrs["run"]["chunk"] == 32
     sorted(out.glob("part-*.parquet"))[2].unlink()
     assert json.loads(run(*args).stdout) == doc
@@ -161,8 +189,9 @@ def test_interrupted_then_resumed(fake_engine, tmp_path, monkeypatch):
     assert f"interrupted with 1 whole parts in {out}" in line and "resume" in line
     run(*args)
     assert calls == [0, 16, 16, 32]
-    pd.testing.assert_frame_equal(read_games(out),
-                                  to_frame("changsha", synthetic_rows(0, 0, 48), 0))
+    pd.testing.assert_frame_equal(
+        read_games(out), to_frame("changsha", synthetic_rows(0, 0, 48), 0)
+    )
 
 
 def _check_report(tmp_path: Path, doc: dict, hands: int, waits: bool = True) -> None:
@@ -175,8 +204,12 @@ def _check_report(tmp_path: Path, doc: dict, hands: int, waits: bool = True) -> 
     assert play["baseline"]["lineup"] == ["efficiency"] * 4
     compared = play["bots_compared"]
     assert compared["lineup"] == MIXED.split(",") and compared["n_hands"] == max(8, hands // 4)
-    assert set(play["files"].values()) == {"payment_distribution.png", "win_kinds.png",
-                                           "bots_compared.png", *["waits_by_live.png"] * waits}
+    assert set(play["files"].values()) == {
+        "payment_distribution.png",
+        "win_kinds.png",
+        "bots_compared.png",
+        *["waits_by_live.png"] * waits,
+    }
     markdown = (folder / "report.md").read_text(encoding="utf-8")
     assert "## Expected scores" in markdown and "### Bots compared" in markdown
     assert "### Waits: how good is a ready hand?" in markdown
@@ -201,8 +234,20 @@ def test_report_compares_the_bots_asked_for(fake_engine, tmp_path):
     """``--bots`` sets the bots-compared line-up (a search seat, say); the report's section
     and its reproduce line name it; a bad line-up, or one with ``--all``, is one line."""
     lineup = "search,efficiency,efficiency,efficiency"
-    doc = json.loads(run("report", "-n", "1000", "--hands", "64", "--bots", lineup, "--out",
-                         str(tmp_path), "--json").stdout)
+    doc = json.loads(
+        run(
+            "report",
+            "-n",
+            "1000",
+            "--hands",
+            "64",
+            "--bots",
+            lineup,
+            "--out",
+            str(tmp_path),
+            "--json",
+        ).stdout
+    )
     compared = doc["play"]["bots_compared"]
     assert compared["lineup"] == lineup.split(",")
     assert [e["bot"] for e in compared["bots"]] == ["search", "efficiency"]
@@ -211,23 +256,26 @@ def test_report_compares_the_bots_asked_for(fake_engine, tmp_path):
     run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path), "--json")
     default = (tmp_path / "changsha" / "report.md").read_text(encoding="utf-8")
     assert "--bots" not in default.split("Reproduce: ", 1)[1]
-    assert "unknown bot 'greedy'" in user_error("report", "-n", "1000", "--bots", "greedy",
-                                                "--out", str(tmp_path))
+    assert "unknown bot 'greedy'" in user_error(
+        "report", "-n", "1000", "--bots", "greedy", "--out", str(tmp_path)
+    )
     assert "--all" in user_error("report", "--all", "--bots", lineup, "--out", str(tmp_path))
-    assert "two bots or more" in user_error("report", "-n", "1000", "--bots", "search",
-                                            "--out", str(tmp_path))
-    assert "--hands 0" in user_error("report", "-n", "1000", "--hands", "0", "--bots", lineup,
-                                     "--out", str(tmp_path))
+    assert "two bots or more" in user_error(
+        "report", "-n", "1000", "--bots", "search", "--out", str(tmp_path)
+    )
+    assert "--hands 0" in user_error(
+        "report", "-n", "1000", "--hands", "0", "--bots", lineup, "--out", str(tmp_path)
+    )
 
 
 def test_report_without_play(tmp_path):
-    doc = json.loads(run("report", "-n", "1000", "--hands", "0", "--out", str(tmp_path),
-                         "--json").stdout)
+    doc = json.loads(
+        run("report", "-n", "1000", "--hands", "0", "--out", str(tmp_path), "--json").stdout
+    )
     assert "play" not in doc
     markdown = (tmp_path / "changsha" / "report.md").read_text(encoding="utf-8")
     assert "Expected scores" not in markdown and "--hands 0" in markdown
-    assert "hands" in user_error("report", "-n", "1000", "--hands", "3", "--out",
-                                 str(tmp_path))
+    assert "hands" in user_error("report", "-n", "1000", "--hands", "3", "--out", str(tmp_path))
 
 
 # ---------------------------------------------------------------- the real engine

@@ -62,8 +62,9 @@ BIG_WINS = tuple(p.id for p in PATTERNS)
 
 def test_changsha_layout():
     assert game_length("changsha") == LENGTH
-    assert [c[4:-2] for c in COL if c.startswith("pay_") and c.endswith("_0")
-            and c != "pay_0"] == list(SOURCES)
+    assert [
+        c[4:-2] for c in COL if c.startswith("pay_") and c.endswith("_0") and c != "pay_0"
+    ] == list(SOURCES)
 
 
 def frame_of(hands: list[dict], start: int = 0) -> pd.DataFrame:
@@ -94,18 +95,48 @@ BOTS = ("efficiency", "value", "value", "cautious")
 #: four hands: a ron, a dealer's self-draw, a draw with a 起手胡, a double ron
 HANDS = [
     # seat 1 wins 清一色 off seat 3's discard: 6 points
-    {"outcome": 1, "win_kind": WIN_DIANPAO, "winners": 0b0010, "n_winners": 1, "discarder": 3,
-     "patterns": [0, 1 << P_QINGYISE, 0, 0], "pay_win": [0, 6, 0, -6], "turns": 20},
+    {
+        "outcome": 1,
+        "win_kind": WIN_DIANPAO,
+        "winners": 0b0010,
+        "n_winners": 1,
+        "discarder": 3,
+        "patterns": [0, 1 << P_QINGYISE, 0, 0],
+        "pay_win": [0, 6, 0, -6],
+        "turns": 20,
+    },
     # the dealer (seat 0) self-draws a small win: 2 from each
-    {"outcome": 1, "win_kind": WIN_ZIMO, "winners": 0b0001, "n_winners": 1, "next_dealer": 0,
-     "pay_win": [6, -2, -2, -2], "turns": 10},
+    {
+        "outcome": 1,
+        "win_kind": WIN_ZIMO,
+        "winners": 0b0001,
+        "n_winners": 1,
+        "next_dealer": 0,
+        "pay_win": [6, -2, -2, -2],
+        "turns": 10,
+    },
     # a draw; seat 3 had shown a 起手胡 (1 from each) and seat 2 a mid-game 四喜 (1 from each)
-    {"outcome": 0, "dealer": 1, "next_dealer": 1, "pay_qishou": [-1, -1, -1, 3],
-     "pay_mid": [-1, -1, 3, -1], "turns": 30},
+    {
+        "outcome": 0,
+        "dealer": 1,
+        "next_dealer": 1,
+        "pay_qishou": [-1, -1, -1, 3],
+        "pay_mid": [-1, -1, 3, -1],
+        "turns": 30,
+    },
     # seats 0 and 2 both win off seat 1's discard; seat 2's hand is 碰碰胡 and 七对 bits
-    {"outcome": 1, "win_kind": WIN_DIANPAO, "winners": 0b0101, "n_winners": 2, "discarder": 1,
-     "dealer": 1, "next_dealer": 2, "patterns": [0, 0, (1 << P_PENGPENG) | (1 << P_QIDUI), 0],
-     "pay_win": [1, -7, 6, 0], "turns": 16},
+    {
+        "outcome": 1,
+        "win_kind": WIN_DIANPAO,
+        "winners": 0b0101,
+        "n_winners": 2,
+        "discarder": 1,
+        "dealer": 1,
+        "next_dealer": 2,
+        "patterns": [0, 0, (1 << P_PENGPENG) | (1 << P_QIDUI), 0],
+        "pay_win": [1, -7, 6, 0],
+        "turns": 16,
+    },
 ]
 PAY = [[0, 6, 0, -6], [6, -2, -2, -2], [-2, -2, 2, 2], [1, -7, 6, 0]]
 
@@ -139,11 +170,13 @@ def test_seat_means(summary):
         assert e["seat"] == s and e["bot"] == BOTS[s]
         assert e["mean_score"] == pytest.approx(statistics.mean(values))
         assert e["se"] == pytest.approx(se_of(values))
-        assert e["ci"] == pytest.approx([e["mean_score"] - Z95 * e["se"],
-                                         e["mean_score"] + Z95 * e["se"]])
+        assert e["ci"] == pytest.approx(
+            [e["mean_score"] - Z95 * e["se"], e["mean_score"] + Z95 * e["se"]]
+        )
     assert [e["mean_score"] for e in summary["seats"]] == [1.25, -1.25, 1.5, -1.5]
-    assert summary["seats"][0]["se"] == pytest.approx(math.sqrt(
-        ((0 - 1.25) ** 2 + (6 - 1.25) ** 2 + (-2 - 1.25) ** 2 + (1 - 1.25) ** 2) / 3) / 2)
+    assert summary["seats"][0]["se"] == pytest.approx(
+        math.sqrt(((0 - 1.25) ** 2 + (6 - 1.25) ** 2 + (-2 - 1.25) ** 2 + (1 - 1.25) ** 2) / 3) / 2
+    )
 
 
 def test_bot_means_use_the_per_hand_average(summary):
@@ -155,8 +188,11 @@ def test_bot_means_use_the_per_hand_average(summary):
     assert by_bot["value"]["se"] == pytest.approx(se_of(value))
     assert by_bot["efficiency"]["mean_score"] == summary["seats"][0]["mean_score"]
     diffs = {tuple(e["bots"]): e for e in summary["bot_differences"]}
-    assert set(diffs) == {("efficiency", "value"), ("efficiency", "cautious"),
-                          ("value", "cautious")}
+    assert set(diffs) == {
+        ("efficiency", "value"),
+        ("efficiency", "cautious"),
+        ("value", "cautious"),
+    }
     d = [row[0] - v for row, v in zip(PAY, value)]
     assert diffs["efficiency", "value"]["mean_score"] == pytest.approx(statistics.mean(d))
     assert diffs["efficiency", "value"]["se"] == pytest.approx(se_of(d))
@@ -192,10 +228,12 @@ def test_dealer(summary):
 
 
 def test_counts(summary):
-    assert summary["win_kinds"] == {name: {"zimo": 1, "dianpao": 2}.get(name, 0)
-                                    for name in WIN_KINDS[1:]}
-    assert summary["big_wins"] == {name: int(name in ("qingyise", "pengpenghu", "qidui"))
-                                   for name in BIG_WINS}
+    assert summary["win_kinds"] == {
+        name: {"zimo": 1, "dianpao": 2}.get(name, 0) for name in WIN_KINDS[1:]
+    }
+    assert summary["big_wins"] == {
+        name: int(name in ("qingyise", "pengpenghu", "qidui")) for name in BIG_WINS
+    }
     assert summary["patterns"] == [{"id": p.id, "name_zh": p.name_zh} for p in PATTERNS]
     assert summary["n_wins"] == 4
     check_rate(summary["big_win_rates"]["qingyise"], 1, 4)
@@ -223,10 +261,27 @@ def test_payments(summary):
 def test_json_ready(summary):
     text = json.dumps(summary, allow_nan=False)
     doc = json.loads(text)
-    for key in ("rules", "options_hash", "seed", "lineup", "n_hands", "seats", "bots",
-                "bot_differences", "dealer", "win_rate", "draw_rate", "deal_in_rate",
-                "self_draw_share", "mean_turns", "win_kinds", "big_wins", "payments",
-                "patterns", "sources"):
+    for key in (
+        "rules",
+        "options_hash",
+        "seed",
+        "lineup",
+        "n_hands",
+        "seats",
+        "bots",
+        "bot_differences",
+        "dealer",
+        "win_rate",
+        "draw_rate",
+        "deal_in_rate",
+        "self_draw_share",
+        "mean_turns",
+        "win_kinds",
+        "big_wins",
+        "payments",
+        "patterns",
+        "sources",
+    ):
         assert key in doc, key
     assert (doc["rules"], doc["options_hash"], doc["seed"]) == ("changsha", "abc", 5)
     assert doc["lineup"] == list(BOTS)
@@ -305,7 +360,8 @@ def test_rotation_scores():
     assert by["value"]["mean_score"] == pytest.approx(np.mean(3 * (3 + noise)) + 0.25)
     diffs = {tuple(e["bots"]): e for e in c["bot_differences"]}
     assert diffs["efficiency", "value"]["mean_score"] == pytest.approx(
-        by["efficiency"]["mean_score"] - by["value"]["mean_score"])
+        by["efficiency"]["mean_score"] - by["value"]["mean_score"]
+    )
     assert diffs["efficiency", "value"]["se"] > 0
     with pytest.raises(ValueError, match="same hands"):
         rotation_scores([frames[0], frames[1], frames[2], frame_of(HANDS)], lineup)
@@ -316,23 +372,29 @@ def test_rotation_scores():
 # ---------------------------------------------------------------- bots
 
 
-@pytest.mark.parametrize("text, expected", [
-    (None, ("efficiency",) * 4),
-    ("cautious", ("cautious",) * 4),
-    ("efficiency,value,cautious,efficiency", ("efficiency", "value", "cautious", "efficiency")),
-    (" value , value,value, cautious ", ("value", "value", "value", "cautious")),
-    (["value", "cautious", "value", "value"], ("value", "cautious", "value", "value")),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (None, ("efficiency",) * 4),
+        ("cautious", ("cautious",) * 4),
+        ("efficiency,value,cautious,efficiency", ("efficiency", "value", "cautious", "efficiency")),
+        (" value , value,value, cautious ", ("value", "value", "value", "cautious")),
+        (["value", "cautious", "value", "value"], ("value", "cautious", "value", "value")),
+    ],
+)
 def test_parse_bots(text, expected):
     assert parse_bots(text) == expected
 
 
-@pytest.mark.parametrize("text, message", [
-    ("efficiency,value", r"one bot or four .* got 2: efficiency,value"),
-    ("value,value,value,value,value", "got 5"),
-    ("greedy", r"unknown bot 'greedy'; bots: efficiency, value, cautious"),
-    ("efficiency,,value,value", "unknown bot ''"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("efficiency,value", r"one bot or four .* got 2: efficiency,value"),
+        ("value,value,value,value,value", "got 5"),
+        ("greedy", r"unknown bot 'greedy'; bots: efficiency, value, cautious"),
+        ("efficiency,,value,value", "unknown bot ''"),
+    ],
+)
 def test_parse_bots_errors(text, message):
     with pytest.raises(ValueError, match=message):
         parse_bots(text)
@@ -394,8 +456,9 @@ def fake_table(rules, seed, start, n, bots, readiness=False):
     assert start % game_length(rules) == 0, start
     import pyarrow as pa
 
-    return pa.Table.from_pandas(to_frame("changsha", synthetic_rows(seed, start, n), seed,
-                                         readiness), preserve_index=False)
+    return pa.Table.from_pandas(
+        to_frame("changsha", synthetic_rows(seed, start, n), seed, readiness), preserve_index=False
+    )
 
 
 @pytest.fixture
@@ -452,8 +515,9 @@ def test_write_games_chunks_and_metadata(tmp_path, fake_engine):
 
 
 def test_write_games_refuses_another_run(tmp_path, fake_engine):
-    out = write_games("changsha", 20, 1, tmp_path / "run", bots="efficiency", chunk=8,
-                      progress=False)
+    out = write_games(
+        "changsha", 20, 1, tmp_path / "run", bots="efficiency", chunk=8, progress=False
+    )
     with pytest.raises(RunMismatch, match=r"bots: \['efficiency'.* there, \['value'"):
         write_games("changsha", 20, 1, out, bots="value", chunk=8, progress=False)
     with pytest.raises(ValueError, match="unknown bot"):
@@ -470,15 +534,22 @@ def test_read_games_refuses_deals(tmp_path):
     from mjsim.sim.parts import run_parts
 
     out = tmp_path / "deals"
-    run_parts(out, 10, 10, lambda s, m: pa.table({"deal": list(range(s, s + m))}),
-              deal_params(load_rules("changsha"), 1), progress=False)
+    run_parts(
+        out,
+        10,
+        10,
+        lambda s, m: pa.table({"deal": list(range(s, s + m))}),
+        deal_params(load_rules("changsha"), 1),
+        progress=False,
+    )
     with pytest.raises(ValueError, match="a 'deals' dataset, not played hands"):
         read_games(out)
 
 
 def test_iter_games(tmp_path, fake_engine):
-    out = write_games("changsha", 50, 9, tmp_path / "run", bots="efficiency", chunk=16,
-                      progress=False)
+    out = write_games(
+        "changsha", 50, 9, tmp_path / "run", bots="efficiency", chunk=16, progress=False
+    )
     whole = read_games(out)
     frames = list(iter_games(out))
     assert [len(f) for f in frames] == [16, 16, 16, 2]
@@ -539,11 +610,11 @@ def test_summary_chunk_by_chunk(played):
 def test_summary_columns(played):
     rules, df = played
     needed = summary_columns(columns(rules))
-    assert {"game", "dealer", "outcome", "turns", "pay_0", "patterns_3", "pay_win_2"} <= set(
-        needed)
+    assert {"game", "dealer", "outcome", "turns", "pay_0", "patterns_3", "pay_win_2"} <= set(needed)
     assert "seed" not in needed and "index" not in needed
-    same_summary(play_summary(df[needed], rules, "h", 3, BOTS),
-                 play_summary(df, rules, "h", 3, BOTS))
+    same_summary(
+        play_summary(df[needed], rules, "h", 3, BOTS), play_summary(df, rules, "h", 3, BOTS)
+    )
 
 
 def test_moments_in_chunks():
@@ -556,8 +627,9 @@ def test_moments_in_chunks():
         m.add(x[a:b], groups[a:b])
     same_summary(m.result(), whole)
     sums = np.add.reduceat(x - x.mean(), np.arange(0, 1000, 8))
-    assert whole["se_by_game"] == pytest.approx(math.sqrt(125 / 124 * (sums**2).sum()) / 1000,
-                                                rel=1e-12)
+    assert whole["se_by_game"] == pytest.approx(
+        math.sqrt(125 / 124 * (sums**2).sum()) / 1000, rel=1e-12
+    )
     assert whole["se"] == pytest.approx(x.std(ddof=1) / math.sqrt(1000), rel=1e-12)
     # integers over a scale: exact
     t = rng.integers(-30, 30, 999)
@@ -571,8 +643,7 @@ def test_moments_in_chunks():
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 16, 99, 100, 101, 300, 1000, 4001, 12345])
 def test_quantile_positions_are_numpys(n):
     sorted_positions = np.arange(n)  # percentiles of 0 .. n-1 are their own positions
-    expected = np.percentile(sorted_positions, (1, 5, 25, 50, 75, 95, 99),
-                             method="inverted_cdf")
+    expected = np.percentile(sorted_positions, (1, 5, 25, 50, 75, 95, 99), method="inverted_cdf")
     assert quantile_positions(n).tolist() == expected.astype(int).tolist()
 
 
@@ -586,7 +657,9 @@ def test_distribution_in_chunks():
     assert got["n"] == 5001 and got["mean"] == values.mean()
     assert got["sd"] == pytest.approx(values.std(ddof=1), rel=1e-12)
     assert (got["min"], got["max"]) == (values.min(), values.max())
-    assert list(got["quantiles"].values()) == np.percentile(
-        values, (1, 5, 25, 50, 75, 95, 99), method="inverted_cdf").tolist()
+    assert (
+        list(got["quantiles"].values())
+        == np.percentile(values, (1, 5, 25, 50, 75, 95, 99), method="inverted_cdf").tolist()
+    )
     assert sum(got["histogram"].values()) == 5001
     assert Distribution().result() == {"n": 0}

@@ -55,7 +55,7 @@ def raw(text: str, reuse_quad: bool = False, mode: int = SINGLE_FIVE) -> dict[st
 def naive_counts(counts, reuse_quad: bool, mode: int) -> list[int]:
     """Each §2.8 predicate read literally, on the list of tiles."""
     c = [int(x) for x in counts]
-    suit = [c[9 * s: 9 * s + 9] for s in range(3)]  # suit[s][rank - 1]
+    suit = [c[9 * s : 9 * s + 9] for s in range(3)]  # suit[s][rank - 1]
     tiles = [(s, r + 1) for s in range(3) for r in range(9) for _ in range(suit[s][r])]
     t258 = [t for t in tiles if t[1] in (2, 5, 8)]
     banban = int(not t258)
@@ -155,8 +155,10 @@ def _fill(rng, fixed: str, n_more: int, ok=lambda c: True, tries: int = 10_000) 
 
 
 def _no_other_triplet(fixed_kinds):
-    return lambda c: all(c[k] < 3 for k in range(34) if k not in fixed_kinds) and \
-        all(c[k] == 3 for k in fixed_kinds)
+    return lambda c: (
+        all(c[k] < 3 for k in range(34) if k not in fixed_kinds)
+        and all(c[k] == 3 for k in fixed_kinds)
+    )
 
 
 FILLED = [  # (fixed tiles, tiles added, filter, pattern, the count it must have)
@@ -211,16 +213,19 @@ def test_reuse_quad():
         load_rules("changsha", cs_qs_reuse_quad=True, cs_qs_liuliushun=False)
 
 
-@pytest.mark.parametrize("text, single_five, lone_258_five", [
-    ("13456m2288p2378s", 0, 1),   # the §2.8 example: m's only 258 tile is 5m
-    ("1347m5679p13469s", 1, 1),   # (A)
-    ("5m2346799p13479s", 1, 1),   # (B); p's only 258 tile is 2p
-    ("5m5p11334467799s", 0, 0),   # two lone-5 suits
-    ("1345m3456p13469s", 0, 0),   # two suits whose only 258 tile is a 5, neither alone
-    ("5m13456p1234679s", 1, 0),   # (B) lone 5m, but p's only 258 tile is also a 5
-    ("5m13467p1234679s", 1, 1),   # (B) lone 5m; s's 258 tile is 2s
-    ("13467m1369p3479s", 0, 0),   # no 258 tile at all
-])
+@pytest.mark.parametrize(
+    "text, single_five, lone_258_five",
+    [
+        ("13456m2288p2378s", 0, 1),  # the §2.8 example: m's only 258 tile is 5m
+        ("1347m5679p13469s", 1, 1),  # (A)
+        ("5m2346799p13479s", 1, 1),  # (B); p's only 258 tile is 2p
+        ("5m5p11334467799s", 0, 0),  # two lone-5 suits
+        ("1345m3456p13469s", 0, 0),  # two suits whose only 258 tile is a 5, neither alone
+        ("5m13456p1234679s", 1, 0),  # (B) lone 5m, but p's only 258 tile is also a 5
+        ("5m13467p1234679s", 1, 1),  # (B) lone 5m; s's 258 tile is 2s
+        ("13467m1369p3479s", 0, 0),  # no 258 tile at all
+    ],
+)
 def test_yizhihua_modes(text, single_five, lone_258_five):
     c = counts_of(text)
     assert qishou_counts(c, False, SINGLE_FIVE)[IDX["yizhihua"]] == single_five
@@ -234,12 +239,24 @@ def test_config_and_score():
     config = qishou_config(rules)
     assert config.enabled == (True,) * 4 + (False,) * 4
     assert (config.reuse_quad, config.yizhihua_mode, config.count_mode, config.eval) == (
-        False, SINGLE_FIVE, "sum", "dealt")
+        False,
+        SINGLE_FIVE,
+        "sum",
+        "dealt",
+    )
     assert [p.option for p in TABLE if p.basic] == [
-        "cs_qs_banban", "cs_qs_sixi", "cs_qs_liuliushun", "cs_qs_queyise"]
-    every = load_rules("changsha", **{p.option: True for p in TABLE},
-                       cs_qs_yizhihua_mode="lone_258_five", cs_qs_count_mode="binary",
-                       cs_qs_eval="before_first_discard")
+        "cs_qs_banban",
+        "cs_qs_sixi",
+        "cs_qs_liuliushun",
+        "cs_qs_queyise",
+    ]
+    every = load_rules(
+        "changsha",
+        **{p.option: True for p in TABLE},
+        cs_qs_yizhihua_mode="lone_258_five",
+        cs_qs_count_mode="binary",
+        cs_qs_eval="before_first_discard",
+    )
     c = qishou_config(every)
     assert c.enabled == (True,) * 8 and c.yizhihua_mode == LONE_258_FIVE and c.binary
     assert c.eval == "before_first_discard"
@@ -247,8 +264,16 @@ def test_config_and_score():
 
     hand = counts_of("1123345677899m")  # 缺一色 ×2
     assert qishou(hand, rules).tolist() == [0, 0, 0, 2, 0, 0, 0, 0]
-    assert qishou(hand, load_rules("changsha", cs_qs_count_mode="binary")).tolist() == \
-        [0, 0, 0, 1, 0, 0, 0, 0]
+    assert qishou(hand, load_rules("changsha", cs_qs_count_mode="binary")).tolist() == [
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        0,
+    ]
     assert qishou(hand, load_rules("changsha", cs_qs_queyise=False)).tolist() == [0] * 8
     santong2 = counts_of("44m44p44s66m66p66s1m")
     assert qishou(santong2, rules)[IDX["santong"]] == 0  # off by default
@@ -282,11 +307,15 @@ def test_errors():
 @pytest.mark.parametrize("mode", [SINGLE_FIVE, LONE_258_FIVE])
 def test_kernels_vs_naive(reuse_quad, mode):
     rng = np.random.default_rng(2800 + 2 * mode + reuse_quad)
-    hands = np.concatenate([
-        random_hands(rng, 1_000, 13), random_hands(rng, 1_000, 14),
-        random_hands(rng, 500, 13, n_kinds=34),
-        pair_heavy_hands(rng, 1_500, 13), pair_heavy_hands(rng, 1_500, 14),
-    ])
+    hands = np.concatenate(
+        [
+            random_hands(rng, 1_000, 13),
+            random_hands(rng, 1_000, 14),
+            random_hands(rng, 500, 13, n_kinds=34),
+            pair_heavy_hands(rng, 1_500, 13),
+            pair_heavy_hands(rng, 1_500, 14),
+        ]
+    )
     batch = qishou_many(hands, reuse_quad, mode)
     seen = np.zeros(8, dtype=bool)
     for h, row in zip(hands, batch):
@@ -339,11 +368,19 @@ def _enumerate(n_kinds, size, reuse_quad, mode, basic_on, out, any_out):
 
 
 @pytest.mark.parametrize("tiles, sizes", [(108, (1, 2, 3, 4, 5, 6, 7)), (136, (4, 5, 6))])
-@pytest.mark.parametrize("options", [
-    {},
-    {"cs_qs_reuse_quad": True, "cs_qs_yizhihua_mode": "lone_258_five",
-     "cs_qs_banban": False, "cs_qs_queyise": False},
-], ids=["defaults", "reuse_lone"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {
+            "cs_qs_reuse_quad": True,
+            "cs_qs_yizhihua_mode": "lone_258_five",
+            "cs_qs_banban": False,
+            "cs_qs_queyise": False,
+        },
+    ],
+    ids=["defaults", "reuse_lone"],
+)
 def test_exact_vs_enumeration(tiles, sizes, options):
     rules = load_rules("changsha", cs_tiles=tiles, **options)
     config = qishou_config(rules)
@@ -409,10 +446,14 @@ N_MC = 200_000
 
 
 @pytest.mark.parametrize("tiles", [108, 136])
-@pytest.mark.parametrize("options", [
-    {},
-    {"cs_qs_reuse_quad": True, "cs_qs_yizhihua_mode": "lone_258_five", "cs_qs_sixi": False},
-], ids=["defaults", "reuse_lone"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"cs_qs_reuse_quad": True, "cs_qs_yizhihua_mode": "lone_258_five", "cs_qs_sixi": False},
+    ],
+    ids=["defaults", "reuse_lone"],
+)
 def test_exact_vs_monte_carlo(tiles, options):
     every = {p.option: True for p in TABLE}
     rules = load_rules("changsha", cs_tiles=tiles, **(every | options))
@@ -425,7 +466,8 @@ def test_exact_vs_monte_carlo(tiles, options):
         counts = score(qishou_many(hands, config.reuse_quad, config.yizhihua_mode), config)
         basic = counts[:, [p.index for p in TABLE if p.basic and config.enabled[p.index]]]
         columns = {p: counts[:, i] for i, p in enumerate(PATTERNS)} | {
-            "any_basic": (basic > 0).any(axis=1).astype(np.int16)}
+            "any_basic": (basic > 0).any(axis=1).astype(np.int16)
+        }
         for pattern, col in columns.items():
             e = exact[pattern]
             if e.get("off"):
@@ -466,15 +508,23 @@ def test_exact_entries_and_speed():
     full = exact_qishou(load_rules("changsha", cs_qs_count_mode="binary"), include_off=True)
     assert full["santong"]["off"] and full["santong"]["dealer"]["p"] > 0
     assert full["queyise"]["dealer"]["mean"] == full["queyise"]["dealer"]["p"]
-    none = exact_qishou(load_rules("changsha", cs_qs_banban=False, cs_qs_sixi=False,
-                                   cs_qs_liuliushun=False, cs_qs_queyise=False))
+    none = exact_qishou(
+        load_rules(
+            "changsha",
+            cs_qs_banban=False,
+            cs_qs_sixi=False,
+            cs_qs_liuliushun=False,
+            cs_qs_queyise=False,
+        )
+    )
     assert none["any_basic"] == {"off": True}
 
 
 def test_lone_258_five_is_about_28_percent():
     """RULES.md §2.8: under ``lone_258_five`` about 28% of dealt 13-tile hands are 一枝花."""
-    r = exact_qishou(load_rules("changsha", cs_qs_yizhihua=True,
-                                cs_qs_yizhihua_mode="lone_258_five"))
+    r = exact_qishou(
+        load_rules("changsha", cs_qs_yizhihua=True, cs_qs_yizhihua_mode="lone_258_five")
+    )
     p = r["yizhihua"]["non_dealer"]["p"]
     assert 0.27 <= p <= 0.29, p
     single = exact_qishou(load_rules("changsha", cs_qs_yizhihua=True))

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scripted import kinds
 
 from mjsim.decompose import decompose
 from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
-from mjsim.game import values as V
 from mjsim.game import shape as SH
+from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules, with_readiness
 from mjsim.game.play import play_frame
 from mjsim.game.state import P_TURNS, add_meld, new_scratch, new_state
 from mjsim.game.wins import record_ready
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules
-from scripted import kinds
 
 
 def _waits(row, s):
@@ -27,8 +27,9 @@ def _waits(row, s):
 
 
 def _kinds_of(lo, hi):
-    return [k for k in range(34) if (lo >> k if k < R.WAITS_SPLIT else
-                                     hi >> (k - R.WAITS_SPLIT)) & 1]
+    return [
+        k for k in range(34) if (lo >> k if k < R.WAITS_SPLIT else hi >> (k - R.WAITS_SPLIT)) & 1
+    ]
 
 
 @pytest.mark.parametrize("rules", [r.id for r in playable_rules()])
@@ -80,8 +81,13 @@ def _waits_of(rec):
 
 # --------------------------------------------------------------------------- wait shapes
 
-_REF_SHAPE = {"ryanmen": "open", "edge": "edge", "closed": "closed", "single": "single",
-              "shanpon": "double_pung"}
+_REF_SHAPE = {
+    "ryanmen": "open",
+    "edge": "edge",
+    "closed": "closed",
+    "single": "single",
+    "shanpon": "double_pung",
+}
 _MOST = {"open": 2, "double_pung": 2}
 _WIDEST = ("ryanmen", "shanpon", "closed", "edge", "single")
 
@@ -130,19 +136,22 @@ def _reference_shape(text):
     return "several"
 
 
-@pytest.mark.parametrize("text,want", [
-    ("123m 456p 789s 11z 45s", "open"),
-    ("123m 456p 789s 11z 12s", "edge"),
-    ("123m 456p 789s 11z 89s", "edge"),
-    ("123m 456p 789s 11z 46s", "closed"),
-    ("123m 456p 789s 123s 1z", "single"),
-    ("123m 456p 789s 11z 55s", "double_pung"),
-    ("123m 456p 11z 23456s", "several"),   # 1s 4s 7s
-    ("123m 456p 789s 1112s", "several"),  # 2s 单吊, 3s 边
-    ("1122m 3344p 5566s 7z", "single"),    # seven pairs
-    ("123m 456p 11z 12234s", "closed"),    # 3s only: 234 + 12 (边) or 123 + 24 (嵌)
-    ("123m 456p 11z 45567s", "open"),      # 3s 6s: 6s as 456 + 57 or 567 + 45
-])
+@pytest.mark.parametrize(
+    "text,want",
+    [
+        ("123m 456p 789s 11z 45s", "open"),
+        ("123m 456p 789s 11z 12s", "edge"),
+        ("123m 456p 789s 11z 89s", "edge"),
+        ("123m 456p 789s 11z 46s", "closed"),
+        ("123m 456p 789s 123s 1z", "single"),
+        ("123m 456p 789s 11z 55s", "double_pung"),
+        ("123m 456p 11z 23456s", "several"),  # 1s 4s 7s
+        ("123m 456p 789s 1112s", "several"),  # 2s 单吊, 3s 边
+        ("1122m 3344p 5566s 7z", "single"),  # seven pairs
+        ("123m 456p 11z 12234s", "closed"),  # 3s only: 234 + 12 (边) or 123 + 24 (嵌)
+        ("123m 456p 11z 45567s", "open"),  # 3s 6s: 6s as 456 + 57 or 567 + 45
+    ],
+)
 def test_wait_shapes(text, want):
     """Positions of each shape (generic), as the Python decompositions read them too."""
     assert _shape("generic", text) == want

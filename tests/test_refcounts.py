@@ -52,8 +52,9 @@ print(json.dumps([after[i] - before[i] for i in range(4)]))
 
 def test_memory_accounts_balance():
     env = dict(os.environ, NUMBA_NRT_STATS="1")
-    done = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
-                          text=True, timeout=1200)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=1200
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     alloc, free, mi_alloc, mi_free = json.loads(done.stdout.strip().splitlines()[-1])
     assert alloc > 0 and mi_alloc > 0  # the runs did allocate

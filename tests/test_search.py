@@ -16,11 +16,35 @@ from mjsim.game.advise import position
 from mjsim.game.config import game_config
 from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
-from mjsim.game.search import (COUNTS, DISCARD, Z_DROP, Z_LEAVE, leader, settled,
-                               search_policy, weigh, world)
-from mjsim.game.state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG,
-                              P_HEAD, P_TAIL, STATE, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY,
-                              copy_state, cost, new_scratch, new_state, reset_state)
+from mjsim.game.search import (
+    COUNTS,
+    DISCARD,
+    Z_DROP,
+    Z_LEAVE,
+    leader,
+    search_policy,
+    settled,
+    weigh,
+    world,
+)
+from mjsim.game.state import (
+    CLAIM_BY_BOT,
+    CLAIM_DECLINE,
+    CLAIM_TAKE_CHOW,
+    CLAIM_TAKE_PUNG,
+    P_HEAD,
+    P_TAIL,
+    ST_CLAIM,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    STATE,
+    copy_state,
+    cost,
+    new_scratch,
+    new_state,
+    reset_state,
+)
 from mjsim.game.wall import deal
 from mjsim.game.wins import assess, ready_undeclared
 from mjsim.notation import parse_hand
@@ -167,8 +191,22 @@ def test_the_search_redraws_a_world_a_seat_could_not_be_in():
         rec = np.zeros(len(columns("changsha")), np.int32)
         rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
         SC.reset_record(G, rec)
-        weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(3), np.int64(0),
-              np.int64(1), np.int64(16), np.int64(0), np.int64(-1), np.int64(DISCARD))
+        weigh(
+            P,
+            G,
+            S,
+            W,
+            wall,
+            rec,
+            np.zeros(4, np.int64),
+            np.uint64(3),
+            np.int64(0),
+            np.int64(1),
+            np.int64(16),
+            np.int64(0),
+            np.int64(-1),
+            np.int64(DISCARD),
+        )
         c = dict(zip(COUNTS, P.counts))
         redrawn[declare] = c["redrawn"]
         assert c["impossible"] == 0
@@ -202,8 +240,10 @@ def test_worlds_with_tempo_are_as_far_along_as_the_others_are(monkeypatch):
 
 def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
     want = play_rows(RULES, 7, 0, N, "efficiency")
-    one = lambda names, wall_size, rec_size: search_policy(wall_size, rec_size, 16,
-                                                           candidates=1)
+
+    def one(names, wall_size, rec_size):
+        return search_policy(wall_size, rec_size, 16, candidates=1)
+
     monkeypatch.setattr(play_mod, "make_policy", one)
     assert (play_rows(RULES, 7, 0, N, SEARCH) == want).all()
 
@@ -290,14 +330,24 @@ def _claim_options_naive(hand: np.ndarray, t: int, left: bool) -> set[int]:
     if left and t < 27:
         for first in range(t - 2, t + 1):
             run = range(first, first + 3)
-            if first >= t // 9 * 9 and first + 2 < t // 9 * 9 + 9 and \
-                    all(hand[k] > 0 for k in run if k != t):
+            if (
+                first >= t // 9 * 9
+                and first + 2 < t // 9 * 9 + 9
+                and all(hand[k] > 0 for k in run if k != t)
+            ):
                 out.add(CLAIM_TAKE_CHOW + first)
     return out | {CLAIM_DECLINE} if out else out
 
 
-@pytest.mark.parametrize("hand, tile", [("23445m678p2255s9s", "4m"), ("23445m678p2255s9s", "5s"),
-                                        ("11m456p789p23s555s", "1s"), ("1199m1199p2468s5p", "5m")])
+@pytest.mark.parametrize(
+    "hand, tile",
+    [
+        ("23445m678p2255s9s", "4m"),
+        ("23445m678p2255s9s", "5s"),
+        ("11m456p789p23s555s", "1s"),
+        ("1199m1199p2468s5p", "5m"),
+    ],
+)
 def test_claim_options_are_the_pung_the_chows_and_declining(hand, tile):
     """Seat 1, the 下家 of seat 0, on seat 0's discard ``tile`` (Changsha, which chows): the
     choices :func:`claim_options` offers are those of the rules' words; the engine's claims
@@ -305,7 +355,7 @@ def test_claim_options_are_the_pung_the_chows_and_declining(hand, tile):
     seat's key as it is."""
     rs = load_rules(RULES)
     seen = parse_hand(tile, rs).counts.astype(np.int64)  # the discard, in a pile
-    G, S, W, wall = position(rs, parse_hand(hand, rs), seen, None, 1, 0, 3)
+    G, S, W, _wall = position(rs, parse_hand(hand, rs), seen, None, 1, 0, 3)
     t = int(np.flatnonzero(seen)[0])
     for o in (0, 2, 3):  # nobody else holds the kind
         S.concealed[o, t] = 0
@@ -344,8 +394,9 @@ def test_claims_are_weighed(monkeypatch):
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
     counts = dict(zip(COUNTS, sum(p.counts for p in made)))
     assert counts["claims_searched"] > 0
-    assert 16 * counts["claims_searched"] <= counts["claims_worlds"] <= \
-        64 * counts["claims_searched"]
+    assert (
+        16 * counts["claims_searched"] <= counts["claims_worlds"] <= 64 * counts["claims_searched"]
+    )
     assert 0 <= counts["claims_changed"] <= counts["claims_searched"]
     made.clear()
     monkeypatch.setattr(play_mod, "make_policy", counting)
@@ -368,8 +419,9 @@ def test_searched_hands_are_deterministic_and_chunk_free(searched):
     length = game_config(RULES).game_length
     assert (play_rows(RULES, 7, 0, N, SEARCH) == searched).all()
     half = N // 2 - (N // 2) % length
-    parts = np.vstack([play_rows(RULES, 7, 0, half, SEARCH),
-                       play_rows(RULES, 7, half, N - half, SEARCH)])
+    parts = np.vstack(
+        [play_rows(RULES, 7, 0, half, SEARCH), play_rows(RULES, 7, half, N - half, SEARCH)]
+    )
     assert (parts == searched).all()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scripted import build_wall, kinds
 
 from mjsim.game import record as R
 from mjsim.game.config import game_config
@@ -19,15 +20,13 @@ from mjsim.game.decisions import barred, pass_win, ron_claims
 from mjsim.game.play import play_frame, play_wall, play_walls, replay
 from mjsim.game.scoring import shanghai as SH
 from mjsim.game.scoring import win_value
-from mjsim.game.state import (ST_BONUS, ST_DECLARED, ST_READY, add_meld, new_scratch,
-                              new_state)
+from mjsim.game.state import ST_BONUS, ST_DECLARED, ST_READY, add_meld, new_scratch, new_state
 from mjsim.game.wins import win_test
+from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.notation import parse_hand
 from mjsim.rules import RulesError, load_rules
-from mjsim.kernels.rng import index_seed, stream_key
 from mjsim.walls import DICE_STREAM, walls
-from scripted import build_wall, kinds
 
 QHP, BAIDA, QIAOMA = "shanghai_qhp", "shanghai_baida", "shanghai_qiaoma"
 L = 20
@@ -39,8 +38,18 @@ def _k(tile: str) -> int:
     return kinds(tile)[0]
 
 
-def _value(rules, concealed, melds=(), flowers=0, kind="dianpao", tile=None, kaibao=False,
-           huangfan=False, wild="", declared=False):
+def _value(
+    rules,
+    concealed,
+    melds=(),
+    flowers=0,
+    kind="dianpao",
+    tile=None,
+    kaibao=False,
+    huangfan=False,
+    wild="",
+    declared=False,
+):
     """The engine's win test of seat 0 holding ``concealed`` (with the winning tile) and
     ``melds`` (``(first tile, MELD_*)``): ``(legal, V, type, H, items)``."""
     g = game_config(rules).rules_arrays
@@ -67,50 +76,102 @@ def _value(rules, concealed, melds=(), flowers=0, kind="dianpao", tile=None, kai
 P, C, K, CK = MELD_PUNG, MELD_CHOW, MELD_KONG, MELD_CKONG
 
 
-@pytest.mark.parametrize("concealed, melds, kw, expected", [
-    # §5.3 / §5.5: [555p][777s] 111z999m2s +2s (ron), flowers f1 f5: H = 2 + 1, V = 1 + 3
-    ("111z999m22s", (("5p", P), ("7s", P)), dict(flowers=2, tile="2s"),
-     (True, 4, "pengpeng", 3, set())),
-    # 123m456m789m111z5z +5z (tsumo): 混一色, 门清 — R = 1 + 1, doubled
-    ("123m456m789m111z55z", (), dict(kind="zimo", tile="5z"),
-     (True, 4, "hunyise", 1, {"menqing"})),
-    # 1234z1234z5567z7z +6z: 风一色 in any arrangement, 2L (门清 cannot pass the 2L cap)
-    ("11223344556677z", (), dict(tile="6z"), (True, 2 * L, "fengyise", 0, {"menqing", "capped"})),
-    # 111z222z555z666z77z: 风碰, 4L; H = 1 + 1 + 2 + 2 (winds 1, dragons 2 per pung)
-    ("111222555666z77z", (), dict(tile="7z"), (True, 4 * L, "fengpeng", 6, {"menqing", "capped"})),
-    # 123m456p789s111z22m: not legal (no 清混碰 type)
-    ("123m456p789s111z22m", (), dict(tile="2m"), (False, 0, "none", 0, set())),
-    # 大吊车 [123m][456m][789m][111z] 5z +5z: H = 1, R = 2, raised to one 勒子
-    ("55z", (("1m", C), ("4m", C), ("7m", C), ("1z", P)), dict(tile="5z"),
-     (True, L, "hunyise", 1, {"dadiaoche", "raised"})),
-    # 清碰 with 开宝: 2L, doubled = 4 勒子
-    ("222333444m55m", (("1m", P),), dict(tile="5m", kaibao=True),
-     (True, 4 * L, "qingpeng", 0, {"kaibao"})),
-    # 风碰 with 荒番: 4L doubled = 8 勒子
-    ("222555666z77z", (("1z", P),), dict(tile="7z", huangfan=True),
-     (True, 8 * L, "fengpeng", 6, {"huangfan"})),
-    # 清一色 with a chow: one 勒子; 门清 清一色: 2L
-    ("456m789m999m11m", (("1m", C),), dict(tile="1m"), (True, L, "qingyise", 0, set())),
-    ("123m456m789m123m11m", (), dict(tile="1m"),
-     (True, 2 * L, "qingyise", 0, {"menqing"})),
-    # 混碰: one 勒子 (门清 2L)
-    ("111m222m333m11z", (("5m", P),), dict(tile="1z"), (True, L, "hunpeng", 0, set())),
-    # 碰碰胡 in three suits, 门清 and self-drawn: R = 1 + 1 (4z pung), doubled
-    ("111m222p333s444z55z", (), dict(kind="zimo", tile="5z"),
-     (True, 4, "pengpeng", 1, {"menqing"})),
-    # 杠开 on a concealed kong (H 2 + 0): R = 3, 门清 6, raised to one 勒子
-    ("234m567m789m55z", (("1m", CK),), dict(kind="gangshang_kaihua", tile="5z"),
-     (True, L, "hunyise", 2, {"menqing", "gangkai", "raised"})),
-    # a hand at the cap keeps its value on 杠开: 清一色 = L
-    ("234567789m55m", (("1m", P),), dict(kind="gangshang_kaihua", tile="5m"),
-     (True, L, "qingyise", 0, {"gangkai"})),
-    # 八花齐: 2L whatever the tiles; H counts the eight flowers
-    ("123m456p789s11z", (("9m", P),), dict(kind="bonus", flowers=8),
-     (True, 2 * L, "bahua", 8, set())),
-    # kongs' flowers (§5.4): exposed suited kong 1, concealed wind kong 3, dragon pung 2
-    ("555z99m", (("1m", K), ("2z", CK), ("3m", P)), dict(tile="9m"),
-     (True, L, "hunpeng", 1 + 3 + 2, set())),
-])
+@pytest.mark.parametrize(
+    "concealed, melds, kw, expected",
+    [
+        # §5.3 / §5.5: [555p][777s] 111z999m2s +2s (ron), flowers f1 f5: H = 2 + 1, V = 1 + 3
+        (
+            "111z999m22s",
+            (("5p", P), ("7s", P)),
+            dict(flowers=2, tile="2s"),
+            (True, 4, "pengpeng", 3, set()),
+        ),
+        # 123m456m789m111z5z +5z (tsumo): 混一色, 门清 — R = 1 + 1, doubled
+        (
+            "123m456m789m111z55z",
+            (),
+            dict(kind="zimo", tile="5z"),
+            (True, 4, "hunyise", 1, {"menqing"}),
+        ),
+        # 1234z1234z5567z7z +6z: 风一色 in any arrangement, 2L (门清 cannot pass the 2L cap)
+        (
+            "11223344556677z",
+            (),
+            dict(tile="6z"),
+            (True, 2 * L, "fengyise", 0, {"menqing", "capped"}),
+        ),
+        # 111z222z555z666z77z: 风碰, 4L; H = 1 + 1 + 2 + 2 (winds 1, dragons 2 per pung)
+        (
+            "111222555666z77z",
+            (),
+            dict(tile="7z"),
+            (True, 4 * L, "fengpeng", 6, {"menqing", "capped"}),
+        ),
+        # 123m456p789s111z22m: not legal (no 清混碰 type)
+        ("123m456p789s111z22m", (), dict(tile="2m"), (False, 0, "none", 0, set())),
+        # 大吊车 [123m][456m][789m][111z] 5z +5z: H = 1, R = 2, raised to one 勒子
+        (
+            "55z",
+            (("1m", C), ("4m", C), ("7m", C), ("1z", P)),
+            dict(tile="5z"),
+            (True, L, "hunyise", 1, {"dadiaoche", "raised"}),
+        ),
+        # 清碰 with 开宝: 2L, doubled = 4 勒子
+        (
+            "222333444m55m",
+            (("1m", P),),
+            dict(tile="5m", kaibao=True),
+            (True, 4 * L, "qingpeng", 0, {"kaibao"}),
+        ),
+        # 风碰 with 荒番: 4L doubled = 8 勒子
+        (
+            "222555666z77z",
+            (("1z", P),),
+            dict(tile="7z", huangfan=True),
+            (True, 8 * L, "fengpeng", 6, {"huangfan"}),
+        ),
+        # 清一色 with a chow: one 勒子; 门清 清一色: 2L
+        ("456m789m999m11m", (("1m", C),), dict(tile="1m"), (True, L, "qingyise", 0, set())),
+        ("123m456m789m123m11m", (), dict(tile="1m"), (True, 2 * L, "qingyise", 0, {"menqing"})),
+        # 混碰: one 勒子 (门清 2L)
+        ("111m222m333m11z", (("5m", P),), dict(tile="1z"), (True, L, "hunpeng", 0, set())),
+        # 碰碰胡 in three suits, 门清 and self-drawn: R = 1 + 1 (4z pung), doubled
+        (
+            "111m222p333s444z55z",
+            (),
+            dict(kind="zimo", tile="5z"),
+            (True, 4, "pengpeng", 1, {"menqing"}),
+        ),
+        # 杠开 on a concealed kong (H 2 + 0): R = 3, 门清 6, raised to one 勒子
+        (
+            "234m567m789m55z",
+            (("1m", CK),),
+            dict(kind="gangshang_kaihua", tile="5z"),
+            (True, L, "hunyise", 2, {"menqing", "gangkai", "raised"}),
+        ),
+        # a hand at the cap keeps its value on 杠开: 清一色 = L
+        (
+            "234567789m55m",
+            (("1m", P),),
+            dict(kind="gangshang_kaihua", tile="5m"),
+            (True, L, "qingyise", 0, {"gangkai"}),
+        ),
+        # 八花齐: 2L whatever the tiles; H counts the eight flowers
+        (
+            "123m456p789s11z",
+            (("9m", P),),
+            dict(kind="bonus", flowers=8),
+            (True, 2 * L, "bahua", 8, set()),
+        ),
+        # kongs' flowers (§5.4): exposed suited kong 1, concealed wind kong 3, dragon pung 2
+        (
+            "555z99m",
+            (("1m", K), ("2z", CK), ("3m", P)),
+            dict(tile="9m"),
+            (True, L, "hunpeng", 1 + 3 + 2, set()),
+        ),
+    ],
+)
 def test_qhp_value_table(concealed, melds, kw, expected):
     assert _value(QHP, concealed, melds, **kw) == expected
 
@@ -121,18 +182,25 @@ def test_qhp_multipliers_and_diao_double():
     assert _value(rules, "123m456m789m111z55z", kind="zimo", tile="5z")[1] == 8
     melds = (("1m", C), ("4m", C), ("7m", C), ("2m", P))
     assert _value(QHP, "55m", melds, tile="5m")[1:3] == (L, "qingyise")
-    legal, v, _, _, items = _value(load_rules(QHP, sh_diao_double=True), "55m", melds, tile="5m")
+    _legal, v, _, _, items = _value(load_rules(QHP, sh_diao_double=True), "55m", melds, tile="5m")
     assert v == 2 * L and {"dadiaoche", "diao_double"} <= items
     pungs = tuple((t, P) for t in ("1m", "2m", "3m", "4m"))  # 清碰 is 清一色 too: doubled
-    assert _value(load_rules(QHP, sh_diao_double=True), "55m", pungs, tile="5m")[1:3] == \
-        (4 * L, "qingpeng")
+    assert _value(load_rules(QHP, sh_diao_double=True), "55m", pungs, tile="5m")[1:3] == (
+        4 * L,
+        "qingpeng",
+    )
 
 
 def test_concealed_kongs_are_not_dadiaoche():
     """大吊车 needs four exposed melds: four concealed kongs are 门清 (混碰, 2L)."""
     kongs = tuple((t, CK) for t in ("1m", "2m", "3m", "4m"))
-    assert _value(QHP, "55z", kongs, kind="zimo", tile="5z") == \
-        (True, 2 * L, "hunpeng", 4 * 2, {"menqing"})
+    assert _value(QHP, "55z", kongs, kind="zimo", tile="5z") == (
+        True,
+        2 * L,
+        "hunpeng",
+        4 * 2,
+        {"menqing"},
+    )
 
 
 def test_unmodelled_options_are_refused():
@@ -145,26 +213,53 @@ def test_unmodelled_options_are_refused():
 def test_baida_value_table():
     """§5.9: indicator 9m, 1m wild; 234p567p789s33z5s1m +6s wins (1m as 4s or 7s): V = b0.
     吊百搭 (the pair a 百搭 and the winning tile) and 大吊车 each double (b0 + H)."""
-    assert _value(BAIDA, "234p567p789s33z56s1m", tile="6s", wild="1m") == \
-        (True, 1, "standard", 0, {"menqing"})
+    assert _value(BAIDA, "234p567p789s33z56s1m", tile="6s", wild="1m") == (
+        True,
+        1,
+        "standard",
+        0,
+        {"menqing"},
+    )
     # without the wild the same tiles do not win
     assert not _value(BAIDA, "234p567p789s33z56s1m", tile="6s")[0]
     # 吊百搭: 234p567p789s111z with 1m, +5s: the pair is 1m + 5s; H = 1 (111z)
-    assert _value(BAIDA, "234p567p789s111z5s1m", tile="5s", wild="1m") == \
-        (True, 4, "standard", 1, {"menqing", "diao_baida"})
+    assert _value(BAIDA, "234p567p789s111z5s1m", tile="5s", wild="1m") == (
+        True,
+        4,
+        "standard",
+        1,
+        {"menqing", "diao_baida"},
+    )
     # 大吊车 and 吊百搭 together with a flower: (1 + 1) · 2 · 2
     melds = (("2p", C), ("5p", C), ("7s", C), ("1z", P))
-    assert _value(BAIDA, "5s1m", melds, flowers=0, tile="5s", wild="1m") == \
-        (True, 8, "standard", 1, {"dadiaoche", "diao_baida"})
+    assert _value(BAIDA, "5s1m", melds, flowers=0, tile="5s", wild="1m") == (
+        True,
+        8,
+        "standard",
+        1,
+        {"dadiaoche", "diao_baida"},
+    )
     # 门清 doubles only with sh_bd_menqing_double
-    assert _value(load_rules(BAIDA, sh_bd_menqing_double=True), "234p567p789s33z56s1m",
-                  tile="6s", wild="1m")[1] == 2
+    assert (
+        _value(
+            load_rules(BAIDA, sh_bd_menqing_double=True),
+            "234p567p789s33z56s1m",
+            tile="6s",
+            wild="1m",
+        )[1]
+        == 2
+    )
 
 
 def test_qiaoma_value():
     """§5.10: V = b0 + H, and no win before 报听."""
-    assert _value(QIAOMA, "123m456p789s111z22s", flowers=3, tile="2s", declared=True) == \
-        (True, 5, "standard", 4, {"menqing"})
+    assert _value(QIAOMA, "123m456p789s111z22s", flowers=3, tile="2s", declared=True) == (
+        True,
+        5,
+        "standard",
+        4,
+        {"menqing"},
+    )
     assert not _value(QIAOMA, "123m456p789s111z22s", tile="2s")[0]
 
 
@@ -198,11 +293,14 @@ def _ready_dealer(throw, suit="p"):
 
 def test_ron_example_5_5():
     """[555p][777s] 111z999m2s +2s (ron), flowers f1 f5: the discarder pays 4 (§5.5)."""
-    rec, state = _play(QHP, {0: _ready_dealer("2s"), 1: "555p777s111z99m f1f5"},
-                       melds=((1, "5p", P, 2), (1, "7s", P, 3)), tail="2s9m")
+    rec, _state = _play(
+        QHP,
+        {0: _ready_dealer("2s"), 1: "555p777s111z99m f1f5"},
+        melds=((1, "5p", P, 2), (1, "7s", P, 3)),
+        tail="2s9m",
+    )
     assert _won(rec) == ("dianpao", [1]) and rec["discarder"] == 0
-    assert (rec["type_1"], rec["flowers_1"], rec["units_1"]) == \
-        (SH.TYPES.index("pengpeng"), 3, 4)
+    assert (rec["type_1"], rec["flowers_1"], rec["units_1"]) == (SH.TYPES.index("pengpeng"), 3, 4)
     assert rec["bonus_1"] == 2 and _pays(rec) == [-4, 4, 0, 0] and rec["kaibao"] == 0
 
 
@@ -218,8 +316,11 @@ def test_tsumo_and_kaibao():
 
 def test_dadiaoche_ron():
     """[123m][456m][789m][111z] 5z +5z (ron): raised to one 勒子, the discarder pays 20."""
-    rec, _ = _play(QHP, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"},
-                   melds=((1, "1m", C, 0), (1, "4m", C, 0), (1, "7m", C, 2), (1, "1z", P, 3)))
+    rec, _ = _play(
+        QHP,
+        {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"},
+        melds=((1, "1m", C, 0), (1, "4m", C, 0), (1, "7m", C, 2), (1, "1z", P, 3)),
+    )
     assert _won(rec) == ("dianpao", [1]) and rec["units_1"] == L
     assert _pays(rec) == [-L, L, 0, 0] and rec["baopai_pairs"] == 0
 
@@ -233,16 +334,14 @@ def test_gangkai_on_a_kong():
 
 def test_gangkai_on_a_flower():
     """Seat 1 draws f1, set aside; its replacement from the tail (5z) completes the hand."""
-    rec, _ = _play(QHP, {0: _ready_dealer("9s"), 1: "123m456m789m111z5z"}, draws="f1",
-                   tail="5z")
+    rec, _ = _play(QHP, {0: _ready_dealer("9s"), 1: "123m456m789m111z5z"}, draws="f1", tail="5z")
     assert _won(rec) == ("gangshang_kaihua", [1]) and rec["bonus_1"] == 1
     assert rec["flowers_1"] == 2 and rec["units_1"] == L and _pays(rec) == [-L, 3 * L, -L, -L]
 
 
 def test_bahua_the_moment_the_eighth_flower_is_set_aside():
     """Seat 1 holds seven flowers from the deal and draws the eighth: 八花齐, 2L from each."""
-    rec, _ = _play(QHP, {0: _ready_dealer("9s"), 1: "f1f2f3f4f5f6f7 111z222z"},
-                   draws="f8")
+    rec, _ = _play(QHP, {0: _ready_dealer("9s"), 1: "f1f2f3f4f5f6f7 111z222z"}, draws="f8")
     assert _won(rec) == ("bonus", [1]) and rec["bonus_1"] == 8
     assert rec["type_1"] == SH.TYPES.index("bahua") and rec["units_1"] == 2 * L
     assert _pays(rec) == [-2 * L, 6 * L, -2 * L, -2 * L]
@@ -258,14 +357,16 @@ def test_qianggang_is_paid_by_the_konger():
 
 # ---- 承包 (§5.7): A's three claims on B's discards make A and B liable to each other
 
+
 #: seat 1 with three chows claimed from ``source`` and 111z5z: 混一色 waiting on 5z, V = 2
 def _three_claims(winner, source):
     return tuple((winner, t, C, source) for t in ("1m", "4m", "7m"))
 
 
 def test_baopai_ron_by_the_liable_player():
-    rec, _ = _play(QHP, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"},
-                   melds=_three_claims(1, 0))
+    rec, _ = _play(
+        QHP, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"}, melds=_three_claims(1, 0)
+    )
     assert _won(rec) == ("dianpao", [1]) and rec["units_1"] == 2
     assert rec["baopai_pairs"] == 1 << (4 * 1 + 0)
     assert _pays(rec, "baopai") == [-4, 4, 0, 0] and _pays(rec) == [0, 0, 0, 0]
@@ -275,16 +376,18 @@ def test_nine_exposed_feeder_pays_the_whole_win():
     """清一色九张落地 (§5.8): three exposed m melds; the feeder (also the liable player) pays
     the whole win, 3V, as a plain win payment."""
     rules = load_rules(QHP, sh_qys_nine_exposed=True)
-    rec, _ = _play(rules, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"},
-                   melds=_three_claims(1, 0))
+    rec, _ = _play(
+        rules, {0: _ready_dealer("5z"), 1: "123m456m789m111z5z"}, melds=_three_claims(1, 0)
+    )
     assert _won(rec) == ("dianpao", [1]) and rec["units_1"] == 2
     assert _pays(rec) == [-6, 6, 0, 0] and _pays(rec, "baopai") == [0, 0, 0, 0]
 
 
 def test_baopai_ron_by_an_unrelated_ready_player():
     """Seat 2 (three claims on seat 1) wins on the ready dealer's 5z: V each from both."""
-    rec, _ = _play(QHP, {0: _ready_dealer("5z"), 2: "123m456m789m111z5z"},
-                   melds=_three_claims(2, 1))
+    rec, _ = _play(
+        QHP, {0: _ready_dealer("5z"), 2: "123m456m789m111z5z"}, melds=_three_claims(2, 1)
+    )
     assert _won(rec) == ("dianpao", [2])
     assert _pays(rec, "baopai") == [-2, -2, 4, 0]
 
@@ -293,7 +396,7 @@ def test_baopai_ron_by_an_unrelated_player_not_ready():
     """The dealer (one_suit, a shanten of 1) is not ready after throwing 5z: he pays 2V
     alone."""
     melds = tuple((2, t, C, 1) for t in ("1p", "4p", "7p"))
-    rec, state = _play(QHP, {0: "1124466688899m5z", 2: "123p456p789p111z5z"}, melds=melds)
+    rec, _state = _play(QHP, {0: "1124466688899m5z", 2: "123p456p789p111z5z"}, melds=melds)
     assert _won(rec) == ("dianpao", [2]) and rec["win_tile"] == _k("5z")
     assert _pays(rec, "baopai") == [-4, 0, 4, 0]
 
@@ -311,8 +414,7 @@ def test_baopai_tsumo(shares):
 def test_baopai_qianggang(liable, expected):
     """Seat 2 robs the dealer's added kong: the konger pays 3V and the liable player 3V more;
     a liable konger pays 3V once."""
-    melds = ((0, "9s", P, 3), (2, "1s", C, liable), (2, "4s", C, liable),
-             (2, "1z", P, liable))
+    melds = ((0, "9s", P, 3), (2, "1s", C, liable), (2, "4s", C, liable), (2, "1z", P, liable))
     rec, _ = _play(QHP, {0: "999s9s1112345678m", 2: "123s456s78s111z55z"}, melds=melds)
     assert _won(rec) == ("qianggang", [2]) and rec["units_2"] == 2
     assert _pays(rec, "baopai") == expected
@@ -321,8 +423,11 @@ def test_baopai_qianggang(liable, expected):
 def test_baopai_both_winners_of_a_relation():
     """Seats 1 and 2 (related) both win on the ready dealer's 5z: he pays each V; the nearest
     winner deals next."""
-    rec, _ = _play(QHP, {0: _ready_dealer("5z", "s"), 1: "123m456m789m111z5z",
-                         2: "123p456p789p222z5z"}, melds=_three_claims(1, 2))
+    rec, _ = _play(
+        QHP,
+        {0: _ready_dealer("5z", "s"), 1: "123m456m789m111z5z", 2: "123p456p789p222z5z"},
+        melds=_three_claims(1, 2),
+    )
     assert _won(rec) == ("dianpao", [1, 2]) and rec["next_dealer"] == 1
     assert (rec["units_1"], rec["units_2"]) == (2, 4)
     assert _pays(rec, "baopai") == [-6, 2, 4, 0]
@@ -392,8 +497,14 @@ def test_huangfan_across_the_hands_of_a_game():
         k = k + 1 if outcome[i] == R.OUT_DRAW else max(k - 1, 0)
     draw = outcome == R.OUT_DRAW
     same_game = df["game"].to_numpy()
-    runs = [i for i in range(3, len(df)) if draw[i - 3:i].all() and not draw[i]
-            and same_game[i - 3] == same_game[i] and i % 16 < 15]
+    runs = [
+        i
+        for i in range(3, len(df))
+        if draw[i - 3 : i].all()
+        and not draw[i]
+        and same_game[i - 3] == same_game[i]
+        and i % 16 < 15
+    ]
     assert runs, "no run of three draws in 24,000 hands"
     i = runs[0]
     k = df["huangfan"].to_numpy()
@@ -401,8 +512,8 @@ def test_huangfan_across_the_hands_of_a_game():
     first = i - i % 16
     ws = walls(load_rules(rules), 11, first, i - first + 2)
     seeds = [int(index_seed(stream_key(11, DICE_STREAM), j)) for j in range(first, i + 2)]
-    recs, final = play_walls(rules, ws, (first // 16) % 4, dice_seeds=seeds)
-    assert [r["huangfan"] for r in recs] == df["huangfan"].iloc[first:i + 2].tolist()
+    recs, _final = play_walls(rules, ws, (first // 16) % 4, dice_seeds=seeds)
+    assert [r["huangfan"] for r in recs] == df["huangfan"].iloc[first : i + 2].tolist()
 
 
 def test_shanghai_records_dtypes_hold_values():

@@ -33,12 +33,12 @@ import itertools
 import os
 import time
 
+import naive as NV
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import naive as NV
 from mjsim import list_rules, load_rules, parse_hand, to_compact
 from mjsim.evaluate import compile_rules, is_win, shanten, shanten_batch
 from mjsim.evaluate import meld_flags as hand_meld_flags
@@ -96,8 +96,12 @@ def random_meld(rng, left, kinds, wild, pungs_only=False, kongs=True):
             options.append(("pung", k))
         if kongs and left[k] >= 4:
             options.append(("kong", k))
-        if (not pungs_only and k < 27 and k % 9 <= 6
-                and all(k + i in kinds and left[k + i] >= 1 for i in range(3))):
+        if (
+            not pungs_only
+            and k < 27
+            and k % 9 <= 6
+            and all(k + i in kinds and left[k + i] >= 1 for i in range(3))
+        ):
             options.append(("chow", k))
     if not options:
         return None
@@ -119,7 +123,7 @@ def random_deal(rng, rules, n_melds, extra, wild=None):
     return draw(rng, left, size), melds
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pools(rules):
     """Kind pools that complete hands of every family are drawn from."""
     kinds = NV.wall_kinds(rules)
@@ -248,8 +252,12 @@ def make_cases(rng, rules, n, wild=None):
 
 
 def hand_string(counts, melds) -> str:
-    return to_compact(Hand(counts=np.asarray(counts, dtype=np.uint8),
-                           melds=tuple(Meld(t, f, c) for t, f, c in melds)))
+    return to_compact(
+        Hand(
+            counts=np.asarray(counts, dtype=np.uint8),
+            melds=tuple(Meld(t, f, c) for t, f, c in melds),
+        )
+    )
 
 
 # --------------------------------------------------------------------------- comparison
@@ -286,16 +294,25 @@ def compare(rules, cases, form=None, wild=None, void=None):
     wild_kinds = () if wild is None else (wild,)
     bad = []
     for (counts, melds), k in zip(cases, kern):
-        nv = NV.naive_shanten(counts, rules, melds=melds, form=form, wild_kinds=wild_kinds,
-                              void=void)
+        nv = NV.naive_shanten(
+            counts, rules, melds=melds, form=form, wild_kinds=wild_kinds, void=void
+        )
         if k == nv:
             continue
-        text = (f"{hand_string(counts, melds)!r} rules={rules!r} form={form} "
-                f"wild={None if wild is None else name(wild)} void={void}: "
-                f"kernel {k}, naive {nv}")
-        if melds and k == NV.naive_shanten(counts, rules, melds=melds, form=form,
-                                           wild_kinds=wild_kinds, void=void,
-                                           count_meld_copies=False):
+        text = (
+            f"{hand_string(counts, melds)!r} rules={rules!r} form={form} "
+            f"wild={None if wild is None else name(wild)} void={void}: "
+            f"kernel {k}, naive {nv}"
+        )
+        if melds and k == NV.naive_shanten(
+            counts,
+            rules,
+            melds=melds,
+            form=form,
+            wild_kinds=wild_kinds,
+            void=void,
+            count_meld_copies=False,
+        ):
             text += " (the kernel let a target use a fifth copy of an exposed meld's kind)"
         bad.append(text)
     assert not bad, f"{len(bad)} of {len(cases)} disagree, e.g.:\n" + "\n".join(bad[:10])
@@ -336,21 +353,29 @@ def test_naive_constrained_shanten_matches_predicates(rules_id):
     wins; and the presets' condition fields are RULES.md's (§4.5, §4.11)."""
     rules = load_rules(rules_id)
     assert [NV.family_conditions(f) for f in rules.families] == (
-        [(True, True, True, True, 2)] if rules_id == "hongzhong112"
-        else [(True, False, True, False, 3)])
+        [(True, True, True, True, 2)]
+        if rules_id == "hongzhong112"
+        else [(True, False, True, False, 3)]
+    )
     rng = np.random.default_rng(seed_of("constraint", rules_id))
     for counts, melds in make_cases(rng, rules, 2_000 if FULL else 150):
         value = NV.naive_shanten(counts, rules, melds=melds)
         if counts.sum() + 3 * len(melds) == rules.hand_size + 1:
             assert (value == -1) == NV.naive_is_win(counts, rules, melds), (
-                hand_string(counts, melds), value)
+                hand_string(counts, melds),
+                value,
+            )
         else:
             assert (value == 0) == bool(NV.naive_waits(counts, rules, melds)), (
-                hand_string(counts, melds), value)
+                hand_string(counts, melds),
+                value,
+            )
 
 
-FORM_CASES = sorted({(r.id, f.form) for r in list_rules() for f in r.families},
-                    key=lambda c: (ALL_RULES.index(c[0]), c[1]))
+FORM_CASES = sorted(
+    {(r.id, f.form) for r in list_rules() for f in r.families},
+    key=lambda c: (ALL_RULES.index(c[0]), c[1]),
+)
 
 
 @pytest.mark.parametrize(("rules_id", "form"), FORM_CASES)
@@ -359,8 +384,13 @@ def test_forms_vs_naive(rules_id, form):
     rng = np.random.default_rng(seed_of("form", rules_id, form))
     settings_ = batches(rules, rng)[:2]
     for wild, void in settings_:
-        compare(rules, make_cases(rng, rules, N_FORM // len(settings_), wild), form=form,
-                wild=wild, void=void)
+        compare(
+            rules,
+            make_cases(rng, rules, N_FORM // len(settings_), wild),
+            form=form,
+            wild=wild,
+            void=void,
+        )
 
 
 VARIANTS = [
@@ -390,14 +420,12 @@ def test_option_variants_vs_naive(rules_id, options, with_wild):
     """Options that change the families or the tile set; ``with_wild`` adds wildcards to
     a rule set that has none (the kernel accepts them for any rule set)."""
     rules = load_rules(rules_id, **options)
-    rng = np.random.default_rng(seed_of("variant", rules_id, sorted(options.items()),
-                                        with_wild))
+    rng = np.random.default_rng(seed_of("variant", rules_id, sorted(options.items()), with_wild))
     wilds = [int(rng.choice(NV.wall_kinds(rules))) for _ in range(2)] if with_wild else [None]
     for wild in wilds:
         compare(rules, make_cases(rng, rules, N_VARIANT // len(wilds), wild), wild=wild)
     for form in sorted({f.form for f in rules.families}):
-        compare(rules, make_cases(rng, rules, N_VARIANT // 4, wilds[0]), form=form,
-                wild=wilds[0])
+        compare(rules, make_cases(rng, rules, N_VARIANT // 4, wilds[0]), form=form, wild=wilds[0])
 
 
 def test_fifth_copy_through_exposed_melds():
@@ -427,7 +455,7 @@ def test_fifth_copy_through_exposed_melds_constrained(rules_id):
 
 
 def _base5(counts, first, last):
-    return sum(int(counts[k]) * 5**(k - first) for k in range(first, last + 1))
+    return sum(int(counts[k]) * 5 ** (k - first) for k in range(first, last + 1))
 
 
 def test_constrained_tables_match_dp():
@@ -455,13 +483,33 @@ def test_constrained_tables_match_dp():
         need, flags = int(rng.integers(0, 5)), int(rng.integers(0, 8))
         red, min_suits = int(rng.integers(0, 2)), int(rng.integers(0, 4))
         index = [_base5(counts, 9 * g, 9 * g + 8) for g in range(3)] + [_base5(counts, 27, 33)]
-        got = constrained.table_cost(*index, meld_bits, need, flags, red * int(honour_mask[6]),
-                                     min_suits, t)
-        want = constrained.constrained_cost(counts, no_wild, honour_mask, caps, False, meld_bits,
-                                            need, flags, red, min_suits, t.suit_ids,
-                                            t.suit_rows, work)
-        assert got == want, (to_compact(Hand(counts=counts)), honour_mask.tolist(), meld_bits,
-                             need, flags, red, min_suits)
+        got = constrained.table_cost(
+            *index, meld_bits, need, flags, red * int(honour_mask[6]), min_suits, t
+        )
+        want = constrained.constrained_cost(
+            counts,
+            no_wild,
+            honour_mask,
+            caps,
+            False,
+            meld_bits,
+            need,
+            flags,
+            red,
+            min_suits,
+            t.suit_ids,
+            t.suit_rows,
+            work,
+        )
+        assert got == want, (
+            to_compact(Hand(counts=counts)),
+            honour_mask.tolist(),
+            meld_bits,
+            need,
+            flags,
+            red,
+            min_suits,
+        )
         checked += 1
     assert checked >= 1_500
 
@@ -476,10 +524,35 @@ def test_constrained_beyond_the_tables_falls_back():
     assert constrained.table_cost(*index, 0, 4, 7, 1, 2, t) == constrained.NOT_TABLED
     no_wild = np.zeros(34, dtype=np.bool_)
     caps = np.full(34, 4, dtype=np.int64)
-    dp = constrained.constrained_cost(counts, no_wild, comp.honour_mask, caps, False, 0, 4, 7, 1,
-                                      2, t.suit_ids, t.suit_rows, constrained.make_work())
-    got = K.hand_cost(counts, 0, 0, -2, comp.families, comp.melds, comp.kind_mask,
-                      comp.honour_mask, no_wild, caps, comp.tables, K.make_scratch())
+    dp = constrained.constrained_cost(
+        counts,
+        no_wild,
+        comp.honour_mask,
+        caps,
+        False,
+        0,
+        4,
+        7,
+        1,
+        2,
+        t.suit_ids,
+        t.suit_rows,
+        constrained.make_work(),
+    )
+    got = K.hand_cost(
+        counts,
+        0,
+        0,
+        -2,
+        comp.families,
+        comp.melds,
+        comp.kind_mask,
+        comp.honour_mask,
+        no_wild,
+        caps,
+        comp.tables,
+        K.make_scratch(),
+    )
     assert got == dp == 0
 
 
@@ -496,10 +569,20 @@ def test_constrained_exposed_melds_in_batch_vs_naive(rules_id):
             if not melds:
                 continue
             hand = parse_hand(hand_string(counts, melds), rules)
-            got = _one(rules, counts, n_melds=len(melds), meld_flags=hand_meld_flags(hand),
-                       wild=None if wild is None else [wild])
-            want = NV.naive_shanten(counts, rules, melds=melds, count_meld_copies=False,
-                                    wild_kinds=() if wild is None else (wild,))
+            got = _one(
+                rules,
+                counts,
+                n_melds=len(melds),
+                meld_flags=hand_meld_flags(hand),
+                wild=None if wild is None else [wild],
+            )
+            want = NV.naive_shanten(
+                counts,
+                rules,
+                melds=melds,
+                count_meld_copies=False,
+                wild_kinds=() if wild is None else (wild,),
+            )
             assert got == want, (hand_string(counts, melds), wild, got, want)
             checked += 1
     assert checked >= N_VARIANT // 2
@@ -522,8 +605,9 @@ def test_suit_tables_exhaustive():
     any_pair = (True,) * 9
     pair_258 = tuple(r % 3 == 1 for r in range(9))
     vectors = list(_suit_vectors(9, 5))
-    vectors += [tuple(int(x) for x in rng.integers(0, 5, 9))
-                for _ in range(20_000 if FULL else 200)]
+    vectors += [
+        tuple(int(x) for x in rng.integers(0, 5, 9)) for _ in range(20_000 if FULL else 200)
+    ]
     checked = 0
     for table, chows in ((tables.std, True), (tables.pung, False)):
         for v in vectors:
@@ -536,8 +620,9 @@ def test_suit_tables_exhaustive():
                     assert row[m * N_PAIR] == want0, (v, chows, m, 0)
                     assert row[m * N_PAIR + pair] == want, (v, chows, m, pair)
                     checked += 2
-    for v in itertools.chain(_suit_vectors(7, 5), (tuple(int(x) for x in rng.integers(0, 5, 7))
-                                                   for _ in range(500))):
+    for v in itertools.chain(
+        _suit_vectors(7, 5), (tuple(int(x) for x in rng.integers(0, 5, 7)) for _ in range(500))
+    ):
         row = tables.honour[suit_index(v)]
         ref = NV._group_costs(v, (4,) * 7, False, (True,) * 7, 5)
         for m in range(6):
@@ -547,8 +632,10 @@ def test_suit_tables_exhaustive():
     assert checked > 40_000
 
 
-@pytest.mark.parametrize("rules_id", ["generic", "changsha", "caishen16"]
-                         + (["shanghai_qhp", "hongzhong112"] if FULL else []))
+@pytest.mark.parametrize(
+    "rules_id",
+    ["generic", "changsha", "caishen16"] + (["shanghai_qhp", "hongzhong112"] if FULL else []),
+)
 def test_one_suit_hands_exhaustive(rules_id):
     """Every hand of 1, 2, 4 and 5 concealed tiles of one suit behind abstract exposed
     melds (``n_melds``), in suit m (with MJSIM_FULL: 7 and 8 tiles too, in every suit)."""
@@ -563,13 +650,17 @@ def test_one_suit_hands_exhaustive(rules_id):
             for v in _suit_vectors(9, size):
                 if sum(v) == size:
                     c = np.zeros(34, dtype=np.uint8)
-                    c[9 * s: 9 * s + 9] = v
+                    c[9 * s : 9 * s + 9] = v
                     rows.append(c)
             got = shanten_batch(np.array(rows), rules, n_melds=n_melds)
             for c, k in zip(rows, got):
                 want = NV.naive_shanten(c, rules, n_melds=n_melds)
                 assert (None if k == IMPOSSIBLE else int(k)) == want, (
-                    list(c[9 * s: 9 * s + 9]), n_melds, int(k), want)
+                    list(c[9 * s : 9 * s + 9]),
+                    n_melds,
+                    int(k),
+                    want,
+                )
 
 
 # --------------------------------------------------------------------------- mahjong package
@@ -616,7 +707,11 @@ def test_mahjong_package_fifth_copy_cases():
     from mahjong.shanten import Shanten
 
     rules = load_rules("generic", gen_7p_quad_as_two_pairs=False)
-    for text, want in [("1111m456p789s111z", 1), ("1111m2222m456p789s", 0), ("1111m456p789s11z5z", 1)]:
+    for text, want in [
+        ("1111m456p789s111z", 1),
+        ("1111m2222m456p789s", 0),
+        ("1111m456p789s11z5z", 1),
+    ]:
         counts = parse_hand(text).counts
         assert shanten(text, rules, form="standard") == want
         assert NV.naive_shanten(counts, rules, form="standard") == want
@@ -630,9 +725,11 @@ def _hand_strategy(rules_id, extra):
     """Hands of 13 (16) + ``extra`` tiles of the rule set's kinds, at most 4 of a kind."""
     rules = load_rules(rules_id)
     size = rules.hand_size + extra
-    return st.lists(st.sampled_from(NV.wall_kinds(rules)), min_size=size, max_size=size).map(
-        lambda ks: np.bincount(ks, minlength=34).astype(np.uint8)).filter(
-        lambda c: c.max() <= 4)
+    return (
+        st.lists(st.sampled_from(NV.wall_kinds(rules)), min_size=size, max_size=size)
+        .map(lambda ks: np.bincount(ks, minlength=34).astype(np.uint8))
+        .filter(lambda c: c.max() <= 4)
+    )
 
 
 def _one(rules, counts, **kw):
@@ -640,8 +737,9 @@ def _one(rules, counts, **kw):
     return None if v == IMPOSSIBLE else v
 
 
-HYP = settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None,
-               suppress_health_check=[HealthCheck.too_slow])
+HYP = settings(
+    max_examples=HYPOTHESIS_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @HYP
@@ -652,7 +750,7 @@ def test_suit_permutation_invariance(data, rules_id):
     perm = data.draw(st.permutations([0, 1, 2]))
     moved = counts.copy()
     for s, t in enumerate(perm):
-        moved[9 * t: 9 * t + 9] = counts[9 * s: 9 * s + 9]
+        moved[9 * t : 9 * t + 9] = counts[9 * s : 9 * s + 9]
     wild = data.draw(st.sampled_from(NV.wall_kinds(rules))) if rules.wild != "none" else None
     wild_moved = wild if wild is None or wild >= 27 else perm[wild // 9] * 9 + wild % 9
     a = _one(rules, counts, wild=None if wild is None else [wild])
@@ -711,8 +809,11 @@ def test_naive_shanten_matches_decompositions(data):
     if wild is not None and counts[wild] > 2:
         wild = None  # keep the brute force small
     wk = () if wild is None else (wild,)
-    win = (NV.naive_is_win_wild(counts, rules, wk, melds) if wk
-           else NV.naive_is_win(counts, rules, melds))
+    win = (
+        NV.naive_is_win_wild(counts, rules, wk, melds)
+        if wk
+        else NV.naive_is_win(counts, rules, melds)
+    )
     assert win == (NV.naive_shanten(counts, rules, melds=melds, wild_kinds=wk) == -1)
 
 
@@ -723,8 +824,9 @@ def _nv_win(text, rules, form=None, wild=None, void=None):
     rules = load_rules(rules) if isinstance(rules, str) else rules
     h = parse_hand(text, rules)
     wk = () if wild is None else (kind(wild),)
-    return NV.naive_shanten(h.counts, rules, melds=h.melds, form=form, wild_kinds=wk,
-                            void=void) == -1
+    return (
+        NV.naive_shanten(h.counts, rules, melds=h.melds, form=form, wild_kinds=wk, void=void) == -1
+    )
 
 
 EXAMPLES = [
@@ -742,17 +844,14 @@ EXAMPLES = [
     ("2.4.3", "2258m2588p22558s +8s", "changsha", "standard", None, None, False),
     ("2.4.3", "[222p] 555m777s99m11p +1p (ron)", "changsha", "all_pungs", None, None, True),
     ("2.4.3", "[222p] 555m777s99m11p +9m (ron)", "changsha", "all_pungs", None, None, True),
-    ("2.4.3", "[123m][555p][789s][222s] 9p +9p (ron)", "changsha", "quanqiuren", None, None,
-     True),
-    ("2.4.3", "[123m][555p][789s][222s] 9p +9p (ron)", "changsha", "standard", None, None,
-     False),
+    ("2.4.3", "[123m][555p][789s][222s] 9p +9p (ron)", "changsha", "quanqiuren", None, None, True),
+    ("2.4.3", "[123m][555p][789s][222s] 9p +9p (ron)", "changsha", "standard", None, None, False),
     ("2.4.3", "234m567p22p34s777m +5s", "changsha", "standard", None, None, True),
     ("2.4.3", "234m567p22p34s{7777m} +2s", "changsha", "standard", None, None, True),
     ("3.5", "123m456m789p111s234s9p +9p (ron)", "caishen16", None, "7z", None, True),
     ("3.5", "123m456m78p111s234s9p7z +9p (ron)", "caishen16", None, "7z", None, True),
     ("3.5", "123m456m78p111s234s9p7z +9p (ron)", "caishen16", None, None, None, False),
-    ("3.5", "11m33m55m22p44p66p88s99s +1z (tsumo)", "caishen16", "eight_pairs", "7z", None,
-     True),
+    ("3.5", "11m33m55m22p44p66p88s99s +1z (tsumo)", "caishen16", "eight_pairs", "7z", None, True),
     ("3.5", "7z7z7z 123m456m789p111s22s", "caishen16", None, "7z", None, True),
     ("3.5", "7z7z7z 123m456m789p111s22s", "caishen16", None, None, None, True),
     ("3.5", "[123m][456m][789p][111s][234s] 9p +9p", "caishen16", None, "7z", None, True),
@@ -768,8 +867,11 @@ EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize(("section", "text", "rules_id", "form", "wild", "void", "win"),
-                         EXAMPLES, ids=[f"{e[0]}:{e[1]}:{e[2]}" for e in EXAMPLES])
+@pytest.mark.parametrize(
+    ("section", "text", "rules_id", "form", "wild", "void", "win"),
+    EXAMPLES,
+    ids=[f"{e[0]}:{e[1]}:{e[2]}" for e in EXAMPLES],
+)
 def test_rules_examples(section, text, rules_id, form, wild, void, win):
     rules = load_rules(rules_id)
     assert _nv_win(text, rules, form, wild, void) == win
@@ -785,8 +887,10 @@ def test_rules_examples_waits_and_ready():
     assert shanten(h, "changsha") == 1 == NV.naive_shanten(h.counts, "changsha")
     # §2.4.3 碰碰胡 waits on 1p or 9m
     h = parse_hand("[222p] 555m777s99m11p", "changsha")
-    assert NV.naive_waits(h.counts, "changsha", h.melds, form="all_pungs") == {kind("1p"),
-                                                                             kind("9m")}
+    assert NV.naive_waits(h.counts, "changsha", h.melds, form="all_pungs") == {
+        kind("1p"),
+        kind("9m"),
+    }
     assert shanten(h, "changsha", form="all_pungs") == 0
     # §2.4.3 杠上开花: ready on 2s/5s before and after the opening kong
     for text in ("234m567p22p34s777m", "234m567p22p34s{7777m}"):
@@ -825,9 +929,9 @@ HZ_EXAMPLES = [  # RULES.md §4.5, all six source examples plus the three failur
     ("123m 456m 789m 111m 55m", False),
     # more: exposed melds count toward P, C, Y and S
     ("[777s] 7z7z 234m 456p 678s", True),
-    ("[123m] 55p 456p 678s 345s", False),   # no pung, pair not 中
-    ("[123m] 7z7z 456p 678s 345s", True),   # the 中 pair is the pung, 1m gives Y
-    ("[999p] 55p 456p 678p 345p", False),   # one suit
+    ("[123m] 55p 456p 678s 345s", False),  # no pung, pair not 中
+    ("[123m] 7z7z 456p 678s 345s", True),  # the 中 pair is the pung, 1m gives Y
+    ("[999p] 55p 456p 678p 345p", False),  # one suit
     ("[999p] 55p 456p 678p 345m", True),
     ("[999p][111m][777s] 234m 7z7z", True),
     ("[999p][111m][777s] 222m 7z7z", False),  # no chow
@@ -846,10 +950,10 @@ def test_hongzhong112_predicate_examples(text, win):
 
 NE_EXAMPLES = [  # RULES.md §4.11: all three suits, a terminal or honour, a pung (叉)
     ("123m 456p 789s 555s 11z", True),
-    ("234m 456p 678s 555s 88p", False),    # no terminal or honour
-    ("123m 456p 789s 345s 11z", False),    # no pung
-    ("123m 456m 789m 555s 11z", False),    # no p
-    ("[111z] 234m 456p 678s 55s", True),   # the exposed honour pung gives both
+    ("234m 456p 678s 555s 88p", False),  # no terminal or honour
+    ("123m 456p 789s 345s 11z", False),  # no pung
+    ("123m 456m 789m 555s 11z", False),  # no p
+    ("[111z] 234m 456p 678s 55s", True),  # the exposed honour pung gives both
     ("[123m] 456p 789s 999s 55m", True),
 ]
 
@@ -863,16 +967,18 @@ def test_ne_alt_predicate_examples(text, win):
     assert (NV.naive_shanten(h.counts, rules, melds=h.melds) == -1) == win
     assert is_win(h, rules) == win
     # options switch single conditions off
-    assert NV.win_ne(h.counts, h.melds, False, False, False) == NV.win_standard(
-        h.counts, h.melds)
+    assert NV.win_ne(h.counts, h.melds, False, False, False) == NV.win_standard(h.counts, h.melds)
 
 
 def _brute_decompositions(counts, n_melds):
     """Every multiset of ``n_melds`` meld shapes plus a pair kind whose tiles are exactly
     ``counts`` (checked by summing), over the shapes whose tiles the hand holds."""
     shapes = [("pung", k) for k in range(34) if counts[k] >= 3]
-    shapes += [("chow", k) for k in range(27)
-               if k % 9 <= 6 and counts[k] and counts[k + 1] and counts[k + 2]]
+    shapes += [
+        ("chow", k)
+        for k in range(27)
+        if k % 9 <= 6 and counts[k] and counts[k + 1] and counts[k + 2]
+    ]
     out = set()
     for ms in itertools.combinations_with_replacement(shapes, n_melds):
         rest = np.asarray(counts, dtype=np.int64).copy()
@@ -908,13 +1014,15 @@ def test_decompositions_match_brute_force(seed, rules_id):
     assert set(found) == _brute_decompositions(counts, rules.melds)
 
 
-
-@pytest.mark.parametrize("rules_id, bad, message", [
-    ("generic", "11111m456p789s12z", "0–4"),                     # a fifth copy
-    ("changsha", "123m456p789s112m1z", "has no such tile"),      # honours in a 108-tile game
-    ("shanghai_baida", "123m456p789s112m5z", "has no such tile"),  # a bonus tile in hand
-    ("generic", "123m456p789s1z", "has 10 tiles"),               # too few tiles
-])
+@pytest.mark.parametrize(
+    "rules_id, bad, message",
+    [
+        ("generic", "11111m456p789s12z", "0–4"),  # a fifth copy
+        ("changsha", "123m456p789s112m1z", "has no such tile"),  # honours in a 108-tile game
+        ("shanghai_baida", "123m456p789s112m5z", "has no such tile"),  # a bonus tile in hand
+        ("generic", "123m456p789s1z", "has 10 tiles"),  # too few tiles
+    ],
+)
 def test_batch_rejects_bad_rows(rules_id, bad, message):
     """A bad row among good ones is named with what is wrong, by the shanten batch (which
     checks rows as it reads them) and by the waits batch (which checks them first)."""
@@ -951,6 +1059,7 @@ def test_melds_cost_zero_exactly_for_meld_only_hands(seed):
     nothing else: the naive decomposition of the tiles plus a pair of an absent honour."""
     from mjsim.evaluate import compile_rules
     from mjsim.kernels import shanten as K
+
     comp = compile_rules(load_rules("generic"))
     rng = np.random.default_rng(seed)
     no_wild = np.zeros(34, np.bool_)
@@ -961,7 +1070,7 @@ def test_melds_cost_zero_exactly_for_meld_only_hands(seed):
         for _ in range(need):  # random melds of suited tiles, then perhaps one tile moved
             if rng.random() < 0.5:
                 first = 9 * int(rng.integers(3)) + int(rng.integers(7))
-                counts[first:first + 3] += 1
+                counts[first : first + 3] += 1
             else:
                 counts[int(rng.integers(27))] += 3
         if rng.random() < 0.5:
@@ -981,6 +1090,7 @@ def test_wild_forms():
     """``wild=`` takes notation, a list of tile names or kind indices, or a mask, all alike;
     anything else is one message naming the allowed forms."""
     from mjsim.evaluate import HandError, wild_mask
+
     hand = "123m456m789p111s2s5s7z7z"  # ready only with the two 7z wild
     mask = np.zeros(34, np.bool_)
     mask[33] = True
@@ -988,8 +1098,14 @@ def test_wild_forms():
         assert shanten(hand, "caishen16", wild=form) == 0
     assert shanten(hand, "caishen16") == 1
     assert np.flatnonzero(wild_mask(["1m", "7z", 9])).tolist() == [0, 9, 33]
-    for bad, words in ((["x1"], "'x1' is not a tile name"), ([["7z"]], "is not a tile"),
-                       (["f1"], "a flower"), ([34], "0–33"), (np.zeros(5, bool), "bool\\[34\\]"),
-                       (2.5, "is not a tile"), ([True], "is not a tile")):
+    for bad, words in (
+        (["x1"], "'x1' is not a tile name"),
+        ([["7z"]], "is not a tile"),
+        (["f1"], "a flower"),
+        ([34], "0–33"),
+        (np.zeros(5, bool), "bool\\[34\\]"),
+        (2.5, "is not a tile"),
+        ([True], "is not a tile"),
+    ):
         with pytest.raises(HandError, match=words):
             shanten(hand, "caishen16", wild=bad)

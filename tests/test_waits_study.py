@@ -69,9 +69,17 @@ def test_study_tables_add_up(played):
     assert s["win"]["mean"] == pytest.approx(seats.won.mean())
     assert [r["group"] for r in s["results"]] == list(RESULTS)
     winners = played.winners.to_numpy().astype(np.int64)
-    dealt_in = sum(int(((played[f"ready_shape_{p}"] != 0) & (played.discarder == p)
-                        & played.win_kind.isin(ON_A_DISCARD)
-                        & ((winners >> p) & 1 == 0)).sum()) for p in range(4))
+    dealt_in = sum(
+        int(
+            (
+                (played[f"ready_shape_{p}"] != 0)
+                & (played.discarder == p)
+                & played.win_kind.isin(ON_A_DISCARD)
+                & ((winners >> p) & 1 == 0)
+            ).sum()
+        )
+        for p in range(4)
+    )
     assert s["results"][RESULTS.index("dealt_in")]["mean"] * len(seats) == pytest.approx(dealt_in)
 
 
@@ -79,8 +87,21 @@ def test_the_cli_prints_and_writes_json(tmp_path):
     """``mjsim waits-study --json`` gives the tables (and the deal-time share beside the
     exact value); the chart is written."""
     chart = tmp_path / "w.png"
-    res = runner.invoke(app, ["waits-study", "--rules", "generic", "-n", "400", "--deals",
-                              "3000", "--chart", str(chart), "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "waits-study",
+            "--rules",
+            "generic",
+            "-n",
+            "400",
+            "--deals",
+            "3000",
+            "--chart",
+            str(chart),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     s = json.loads(res.stdout)
     assert s["rules"] == "generic" and s["n_hands"] == 400 and s["by_shape"]
@@ -90,10 +111,13 @@ def test_the_cli_prints_and_writes_json(tmp_path):
     assert res.exit_code == 0 and "by wait shape" in res.output
 
 
-@pytest.mark.parametrize("args,words", [
-    (["--chart", "w.txt"], "--chart must name a .png"),
-    (["--rules", "nope"], "nope"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--chart", "w.txt"], "--chart must name a .png"),
+        (["--rules", "nope"], "nope"),
+    ],
+)
 def test_bad_input_is_one_line(args, words):
     res = runner.invoke(app, ["waits-study", "-n", "10", "--deals", "0", *args])
     assert res.exit_code == 2 and res.stderr.startswith("error: ") and words in res.stderr

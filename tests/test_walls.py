@@ -149,8 +149,11 @@ def test_stream_key_is_fixed():
 
 @pytest.mark.parametrize(
     "seed, stream, message",
-    [(-1, 0, r"seed must be in \[0, 2\*\*64\)"), (0, 2**64, "stream must be in"),
-     (1.5, 0, "seed must be an integer")],
+    [
+        (-1, 0, r"seed must be in \[0, 2\*\*64\)"),
+        (0, 2**64, "stream must be in"),
+        (1.5, 0, "seed must be an integer"),
+    ],
 )
 def test_stream_key_rejects(seed, stream, message):
     with pytest.raises((ValueError, TypeError), match=message):
@@ -210,7 +213,8 @@ def test_spec_sizes(rule_id):
     assert set(counts[list(rules.kinds)]) == {4}
     assert counts[34:].sum() == (8 if rules.has_flowers else 0)
     assert set(spec.bonus_kinds) == set(rules.bonus_kinds) | (
-        set(range(34, 42)) if rules.has_flowers else set())
+        set(range(34, 42)) if rules.has_flowers else set()
+    )
     assert spec.deal_seats.tolist().count(0) == hand_size + 1
     assert all(spec.deal_seats.tolist().count(s) == hand_size for s in (1, 2, 3))
 
@@ -267,9 +271,17 @@ def test_wall_is_pinned():
 PINNED_CHANGSHA_WALL = "2b9144008df92563"
 
 
-@pytest.mark.parametrize("rule_id, position", [("changsha", 0), ("changsha", 53),
-                                               ("changsha", 107), ("shanghai_qhp", 0),
-                                               ("shanghai_qhp", 143), ("hongzhong112", 105)])
+@pytest.mark.parametrize(
+    "rule_id, position",
+    [
+        ("changsha", 0),
+        ("changsha", 53),
+        ("changsha", 107),
+        ("shanghai_qhp", 0),
+        ("shanghai_qhp", 143),
+        ("hongzhong112", 105),
+    ],
+)
 def test_wall_positions_are_uniform(rule_id, position):
     spec = WallSpec.from_rules(rule_id)
     n = 20000
@@ -314,8 +326,8 @@ def test_deal_conserves_the_wall(rule_id):
     turned = (batch.indicator >= 0).astype(int)
     for i in range(0, n, 7):
         used = int(batch.tail_used[i])
-        taken = np.concatenate([tiles[i][: spec.dealt], tiles[i][size - used:]])
-        rest = tiles[i][spec.dealt: size - used]
+        taken = np.concatenate([tiles[i][: spec.dealt], tiles[i][size - used :]])
+        rest = tiles[i][spec.dealt : size - used]
         aside = taken[is_bonus[taken]]  # bonus tiles set aside by the seats or turned dead
         counts = batch.hands[i].sum(axis=0).astype(int)
         total = np.bincount(np.concatenate([aside, rest]), minlength=42)
@@ -411,11 +423,12 @@ def test_chunking_does_not_matter(rule_id):
     whole = deal_batch(spec, 99, 0, 1000)
     for cuts in ([300], [1, 513, 999], [500, 512, 1000]):
         edges = [0, *cuts, 1000]
-        parts = [deal_batch(spec, 99, a, b - a) for a, b in itertools.pairwise(edges)
-                 if b > a]
+        parts = [deal_batch(spec, 99, a, b - a) for a, b in itertools.pairwise(edges) if b > a]
         assert_same(whole, DealBatch.concat(parts))
-    assert_same(DealBatch.concat([deal_batch(spec, 99, i, 1) for i in range(40)]),
-                deal_batch(spec, 99, 0, 40))
+    assert_same(
+        DealBatch.concat([deal_batch(spec, 99, i, 1) for i in range(40)]),
+        deal_batch(spec, 99, 0, 40),
+    )
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
@@ -460,10 +473,12 @@ def test_common_random_numbers():
 
 @pytest.mark.parametrize(
     "args, error, message",
-    [((1, -1, 5), ValueError, "start must be >= 0"),
-     ((1, 0, -5), ValueError, "n must be >= 0"),
-     ((-3, 0, 5), ValueError, "seed must be in"),
-     ((1, 0.5, 5), TypeError, "start must be an integer")],
+    [
+        ((1, -1, 5), ValueError, "start must be >= 0"),
+        ((1, 0, -5), ValueError, "n must be >= 0"),
+        ((-3, 0, 5), ValueError, "seed must be in"),
+        ((1, 0.5, 5), TypeError, "start must be an integer"),
+    ],
 )
 def test_deal_batch_rejects(args, error, message):
     with pytest.raises(error, match=message):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scripted import kinds
 
 from mjsim import is_win
 from mjsim.game import record as R
@@ -21,12 +22,12 @@ from mjsim.game.wins import win_test
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules
 from mjsim.walls import WallSpec
-from scripted import kinds
 
 #: rule sets whose wild tiles are turned at the deal (百搭, 财神): a seat holds them as its
 #: wild kinds (``State.wild``); the 宝 games' wild draw already tries only kinds it may add
-WILD_SETS = [r.id for r in playable_rules()
-             if game_config(r).rules_arrays.cfg[V.WILD] == V.WILD_INDICATOR]
+WILD_SETS = [
+    r.id for r in playable_rules() if game_config(r).rules_arrays.cfg[V.WILD] == V.WILD_INDICATOR
+]
 
 
 def _seat(rules, concealed: list[int], pungs: list[int], wild: int):
@@ -43,8 +44,7 @@ def _seat(rules, concealed: list[int], pungs: list[int], wild: int):
 
 def _text(concealed: list[int], pungs: list[int]) -> str:
     counts = np.bincount(np.array(concealed, dtype=np.int64), minlength=34).astype(np.uint8)
-    melds = "".join(f" [{counts_to_compact(np.bincount([k] * 3, minlength=34))}]"
-                    for k in pungs)
+    melds = "".join(f" [{counts_to_compact(np.bincount([k] * 3, minlength=34))}]" for k in pungs)
     return counts_to_compact(counts) + melds
 
 
@@ -52,10 +52,13 @@ def test_wild_sets():
     assert set(WILD_SETS) == {"caishen16", "shanghai_baida"}
 
 
-@pytest.mark.parametrize("rules, concealed, pung, wild, tile", [
-    ("shanghai_baida", "1m 123456789p 1z", "1z", "1m", "9p"),
-    ("caishen16", "1z 5m 123p 456p 789p 123s", "1z", "5m", "3s"),
-])
+@pytest.mark.parametrize(
+    "rules, concealed, pung, wild, tile",
+    [
+        ("shanghai_baida", "1m 123456789p 1z", "1z", "1m", "9p"),
+        ("caishen16", "1z 5m 123p 456p 789p 123s", "1z", "5m", "3s"),
+    ],
+)
 def test_no_fifth_copy_beside_a_melded_pung(rules, concealed, pung, wild, tile):
     """The issue's positions: the pair 东 + wild would be a fifth 东 beside the melded 东
     pung; neither the engine nor is_win wins. The same tiles with a 南 pung win in both (a

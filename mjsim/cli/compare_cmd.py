@@ -29,8 +29,10 @@ from .output import (
 from .play_cmd import BOTS_HELP, SEARCH_ROLLOUTS
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
-VARIANT_HELP = ("A variant: 'name: option=value [option=value ...]' (repeatable), e.g. "
-                "--variant 'birds multiply: cs_bird_mode=mul'.")
+VARIANT_HELP = (
+    "A variant: 'name: option=value [option=value ...]' (repeatable), e.g. "
+    "--variant 'birds multiply: cs_bird_mode=mul'."
+)
 
 
 def _cell(d: dict[str, Any] | None, unit: str) -> str:
@@ -55,9 +57,11 @@ def _value(e: dict[str, Any], unit: str) -> str:
 def print_compare(result: dict[str, Any]) -> None:
     """The differences as one rich table per group of metrics."""
     names = [v["name"] for v in result["variants"]]
-    head = (f"{result['rules']}: {', '.join(names)} against {result['baseline']['name']}, "
-            f"{result['n_hands']:,} hands each, seed {result['seed']}"
-            + ("" if result["paired"] else " (UNPAIRED)"))
+    head = (
+        f"{result['rules']}: {', '.join(names)} against {result['baseline']['name']}, "
+        f"{result['n_hands']:,} hands each, seed {result['seed']}"
+        + ("" if result["paired"] else " (UNPAIRED)")
+    )
     console.print(f"[bold]{head}[/]")
     groups: dict[str, list[dict]] = {}
     for m in result["metrics"]:
@@ -69,50 +73,67 @@ def print_compare(result: dict[str, Any]) -> None:
         for name in names:
             table.add_column(f"Δ {name}", justify="right")
         for m in items:
-            table.add_row(f"{m['metric']} {m['label_zh']}", _value(m["baseline"], m["unit"]),
-                          *(_cell(v["difference"], m["unit"]) for v in m["variants"]))
+            table.add_row(
+                f"{m['metric']} {m['label_zh']}",
+                _value(m["baseline"], m["unit"]),
+                *(_cell(v["difference"], m["unit"]) for v in m["variants"]),
+            )
         console.print(table)
-    console.print("[dim]Δ: variant minus baseline ± the 95% half-width (rates in percentage "
-                  "points); ● the interval excludes 0; ×N: pairing on the same walls made it as "
-                  "precise as N× more independent hands; 0 (same): identical hands.[/]")
+    console.print(
+        "[dim]Δ: variant minus baseline ± the 95% half-width (rates in percentage "
+        "points); ● the interval excludes 0; ×N: pairing on the same walls made it as "
+        "precise as N× more independent hands; 0 (same): identical hands.[/]"
+    )
     if "precision" in result:
         p = result["precision"]
         state = "reached" if p["reached"] else f"not reached by {p['max_hands']:,} hands"
-        console.print(f"precision of {p['metric']}: ±{p['half_width']:.4g} (target "
-                      f"±{p['target']:g}, {state})")
+        console.print(
+            f"precision of {p['metric']}: ±{p['half_width']:.4g} (target ±{p['target']:g}, {state})"
+        )
     for note in result["notes"]:
         console.print(f"[yellow]note:[/] {note}")
 
 
 def compare_cmd(
-        rules: str = RULES, settings: list[str] = SET,
-        variant: list[str] = typer.Option(None, "--variant", "-V", help=VARIANT_HELP),
-        sweep: str | None = typer.Option(None, "--sweep",
-                                         help="One variant per value of an option, e.g. "
-                                              "--sweep cs_birds=0,2,4."),
-        n: int = typer.Option(20_000, "-n", min=1, help="Hands per variant (without "
-                                                         "--precision)."),
-        seed: int = SEED,
-        bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
-        search_rollouts: int | None = SEARCH_ROLLOUTS,
-        precision: float | None = typer.Option(None, "--precision",
-                                               help="Play until this 95% half-width of "
-                                                    "--metric's difference (or --max-hands)."),
-        metric: str = typer.Option("mean_score.dealer", "--metric",
-                                   help="The metric --precision aims at."),
-        max_hands: int = typer.Option(1_000_000, "--max-hands", min=1,
-                                      help="Most hands per variant with --precision."),
-        chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Hands per chunk."),
-        out: Path | None = typer.Option(None, "--out", "-o",
-                                        help="Keep every variant's records as Parquet parts "
-                                             "here (resumable)."),
-        report: Path | None = typer.Option(None, "--report",
-                                           help="Write a Markdown report with charts into "
-                                                "this folder (e.g. reports/compare)."),
-        unpaired: bool = typer.Option(False, "--unpaired",
-                                      help="Allow variants that change the tile set (other "
-                                           "walls: differences are not paired)."),
-        scheduler: str | None = SCHEDULER, quiet: bool = QUIET, json: bool = JSON) -> None:
+    rules: str = RULES,
+    settings: list[str] = SET,
+    variant: list[str] = typer.Option(None, "--variant", "-V", help=VARIANT_HELP),
+    sweep: str | None = typer.Option(
+        None, "--sweep", help="One variant per value of an option, e.g. --sweep cs_birds=0,2,4."
+    ),
+    n: int = typer.Option(20_000, "-n", min=1, help="Hands per variant (without --precision)."),
+    seed: int = SEED,
+    bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
+    search_rollouts: int | None = SEARCH_ROLLOUTS,
+    precision: float | None = typer.Option(
+        None,
+        "--precision",
+        help="Play until this 95% half-width of --metric's difference (or --max-hands).",
+    ),
+    metric: str = typer.Option(
+        "mean_score.dealer", "--metric", help="The metric --precision aims at."
+    ),
+    max_hands: int = typer.Option(
+        1_000_000, "--max-hands", min=1, help="Most hands per variant with --precision."
+    ),
+    chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Hands per chunk."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Keep every variant's records as Parquet parts here (resumable)."
+    ),
+    report: Path | None = typer.Option(
+        None,
+        "--report",
+        help="Write a Markdown report with charts into this folder (e.g. reports/compare).",
+    ),
+    unpaired: bool = typer.Option(
+        False,
+        "--unpaired",
+        help="Allow variants that change the tile set (other walls: differences are not paired).",
+    ),
+    scheduler: str | None = SCHEDULER,
+    quiet: bool = QUIET,
+    json: bool = JSON,
+) -> None:
     """Compare rule variants with the baseline on the same walls: paired differences.
 
     Every variant plays the same hands (walls, dice, bots) as the baseline (the rule set's
@@ -133,11 +154,22 @@ def compare_cmd(
 
     def run() -> dict[str, Any]:
         with executor.cluster(scheduler) as handle:
-            return run_compare(baseline, variants, n=n, seed=seed, bots=lineup, chunk=chunk,
-                               precision=precision, metric=metric, max_hands=max_hands,
-                               out=out, scheduler=handle, unpaired=unpaired,
-                               progress=progress,
-                               sweep=sweep.partition("=")[0].strip() if sweep else None)
+            return run_compare(
+                baseline,
+                variants,
+                n=n,
+                seed=seed,
+                bots=lineup,
+                chunk=chunk,
+                precision=precision,
+                metric=metric,
+                max_hands=max_hands,
+                out=out,
+                scheduler=handle,
+                unpaired=unpaired,
+                progress=progress,
+                sweep=sweep.partition("=")[0].strip() if sweep else None,
+            )
 
     holder: dict[str, Any] = {}
     if out is not None:

@@ -26,10 +26,14 @@ console = Console()
 err_console = Console(stderr=True)
 
 SCHEDULER = typer.Option(
-    None, "--scheduler", "--dask", metavar="ADDRESS",
+    None,
+    "--scheduler",
+    "--dask",
+    metavar="ADDRESS",
     help="Make the chunks on a dask.distributed cluster: a scheduler's address "
-         "(tcp://HOST:8786) or 'local' (one worker per core here); the same output as "
-         "without. Needs dask.distributed (the mjsim extra 'cluster').")
+    "(tcp://HOST:8786) or 'local' (one worker per core here); the same output as "
+    "without. Needs dask.distributed (the mjsim extra 'cluster').",
+)
 
 
 def _default(obj: Any) -> Any:
@@ -66,8 +70,9 @@ def write_resumable(out: Path, write: Callable[[], Any]) -> None:
         raise fail(f"cannot write to {out}: {error.strerror or error}") from None
     except KeyboardInterrupt:
         kept = len(list(Path(out).rglob("part-*.parquet")))
-        raise fail(f"interrupted with {kept} whole parts in {out}; run the same command "
-                   "again to resume") from None
+        raise fail(
+            f"interrupted with {kept} whole parts in {out}; run the same command again to resume"
+        ) from None
 
 
 def rules_from(name: str, settings: list[str] | None):

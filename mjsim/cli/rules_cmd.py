@@ -19,11 +19,20 @@ def list_cmd(json: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     """Every rule set with its Chinese name, tiles and hand size."""
     presets = list_rules()
     if json:
-        emit_json([
-            {"id": r.id, "name": r.name, "name_zh": r.name_zh, "tiles": r.tile_set,
-             "hand_size": r.hand_size, "summary": r.summary, "section": r.section}
-            for r in presets
-        ])
+        emit_json(
+            [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "name_zh": r.name_zh,
+                    "tiles": r.tile_set,
+                    "hand_size": r.hand_size,
+                    "summary": r.summary,
+                    "section": r.section,
+                }
+                for r in presets
+            ]
+        )
         return
     table = Table(title="mjsim rule sets")
     table.add_column("id", no_wrap=True)
@@ -47,10 +56,13 @@ def show_cmd(
         emit_json(rules.to_dict())
         return
     console.print(f"[bold]{rules.id}[/] — {rules.name} {rules.name_zh}: {rules.summary}")
-    console.print(f"tiles {rules.tile_set}, hand {rules.hand_size}, winning forms: "
-                  + ", ".join(f.form + (f" ({f.pair} pair)" if f.pair != "any" else "")
-                              for f in rules.families)
-                  + f"; options hash {rules.options_hash}")
+    console.print(
+        f"tiles {rules.tile_set}, hand {rules.hand_size}, winning forms: "
+        + ", ".join(
+            f.form + (f" ({f.pair} pair)" if f.pair != "any" else "") for f in rules.families
+        )
+        + f"; options hash {rules.options_hash}"
+    )
     table = Table()
     table.add_column("option", no_wrap=True)
     for col in ("value", "default", "中文", "meaning", "source"):

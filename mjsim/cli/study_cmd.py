@@ -22,8 +22,12 @@ from .output import (
 )
 
 RULES = typer.Option("changsha", "--rules", "-r", help="Rule set id (see `mjsim rules list`).")
-SET = typer.Option(None, "--set", help="Override an option, e.g. --set cs_qs_yizhihua=true (repeatable).")
-SEED = typer.Option(0, "--seed", "-s", min=0, help="Random seed: the same seed gives the same deals.")
+SET = typer.Option(
+    None, "--set", help="Override an option, e.g. --set cs_qs_yizhihua=true (repeatable)."
+)
+SEED = typer.Option(
+    0, "--seed", "-s", min=0, help="Random seed: the same seed gives the same deals."
+)
 JSON = typer.Option(False, "--json", help="Print JSON.")
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
 
@@ -34,32 +38,55 @@ def _fmt_p(p: float | None) -> str:
     return "—" if p is None else f"{100 * p:.3f}%"
 
 
-def deal_cmd(n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
-             out: Path = typer.Option(..., "--out", "-o", help="Output folder for Parquet parts."),
-             rules: str = RULES, settings: list[str] = SET, seed: int = SEED,
-             chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Deals per part."),
-             scheduler: str | None = SCHEDULER,
-             quiet: bool = QUIET, json: bool = JSON) -> None:
+def deal_cmd(
+    n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output folder for Parquet parts."),
+    rules: str = RULES,
+    settings: list[str] = SET,
+    seed: int = SEED,
+    chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Deals per part."),
+    scheduler: str | None = SCHEDULER,
+    quiet: bool = QUIET,
+    json: bool = JSON,
+) -> None:
     """Write a dataset of dealt hands (one row per seat per deal) as Parquet parts.
 
     Interrupted runs resume: run the same command again.
     """
     rs = rules_from(rules, settings)
     with cluster(scheduler) as where:
-        write_resumable(out, lambda: write_deals(rs, n, seed, out, chunk=chunk,
-                                                 progress=not (quiet or json), scheduler=where))
+        write_resumable(
+            out,
+            lambda: write_deals(
+                rs, n, seed, out, chunk=chunk, progress=not (quiet or json), scheduler=where
+            ),
+        )
     parts = sorted(Path(out).glob("part-*.parquet"))
     if json:
-        emit_json({"out": str(out), "rules": rs.id, "options_hash": rs.options_hash,
-                   "n_deals": n, "seed": seed, "parts": len(parts)})
+        emit_json(
+            {
+                "out": str(out),
+                "rules": rs.id,
+                "options_hash": rs.options_hash,
+                "n_deals": n,
+                "seed": seed,
+                "parts": len(parts),
+            }
+        )
         return
-    console.print(f"wrote {n:,} deals ({4 * n:,} seat rows) of {rs.id} in {len(parts)} parts "
-                  f"under {out}")
+    console.print(
+        f"wrote {n:,} deals ({4 * n:,} seat rows) of {rs.id} in {len(parts)} parts under {out}"
+    )
 
 
-def qishou_cmd(rules: str = RULES, settings: list[str] = SET,
-               n: int = typer.Option(200_000, "-n", min=2, help="Number of deals."),
-               seed: int = SEED, quiet: bool = QUIET, json: bool = JSON) -> None:
+def qishou_cmd(
+    rules: str = RULES,
+    settings: list[str] = SET,
+    n: int = typer.Option(200_000, "-n", min=2, help="Number of deals."),
+    seed: int = SEED,
+    quiet: bool = QUIET,
+    json: bool = JSON,
+) -> None:
     """起手胡 frequencies per seat class with standard errors, 95% intervals and exact values."""
     rs = rules_from(rules, settings)
     result = qishou_study(rs, n=n, seed=seed, progress=not (quiet or json))
@@ -76,9 +103,15 @@ def qishou_cmd(rules: str = RULES, settings: list[str] = SET,
             continue
         for seat in ("dealer", "non_dealer", "any_player"):
             e = est[seat]
-            table.add_row(label if seat == "dealer" else "", seat, _fmt_p(e["p"]),
-                          _fmt_p(e["se"]), f"{_fmt_p(e['ci'][0])} – {_fmt_p(e['ci'][1])}",
-                          _fmt_p(e["exact"]), e["odds"])
+            table.add_row(
+                label if seat == "dealer" else "",
+                seat,
+                _fmt_p(e["p"]),
+                _fmt_p(e["se"]),
+                f"{_fmt_p(e['ci'][0])} – {_fmt_p(e['ci'][1])}",
+                _fmt_p(e["exact"]),
+                e["odds"],
+            )
     console.print(table)
 
 
@@ -95,8 +128,10 @@ def exact_cmd(rules: str = RULES, settings: list[str] = SET, json: bool = JSON) 
     for key in ("complete_at_deal", "ready_at_deal"):
         item = result.get(key)
         if item:
-            console.print(f"{key.replace('_', ' ')}: {item['numerator']:,} / {item['denominator']:,}"
-                          f" = {item['p']:.6g} ({item['odds']})")
+            console.print(
+                f"{key.replace('_', ' ')}: {item['numerator']:,} / {item['denominator']:,}"
+                f" = {item['p']:.6g} ({item['odds']})"
+            )
     for label, dist in result.get("shanten", {}).items():
         table = Table("shanten", "probability", title=f"shanten at the deal, {label}")
         for s, p in dist.items():
@@ -108,28 +143,41 @@ def exact_cmd(rules: str = RULES, settings: list[str] = SET, json: bool = JSON) 
             if seats.get("off"):
                 table.add_row(f"{pattern} {_ZH.get(pattern, '')}", "off", "off")
                 continue
-            table.add_row(f"{pattern} {_ZH.get(pattern, '')}", _fmt_p(seats["dealer"]["p"]),
-                          _fmt_p(seats["non_dealer"]["p"]))
+            table.add_row(
+                f"{pattern} {_ZH.get(pattern, '')}",
+                _fmt_p(seats["dealer"]["p"]),
+                _fmt_p(seats["non_dealer"]["p"]),
+            )
         console.print(table)
     for note in result.get("notes", []):
         console.print(f"[dim]{note}[/]")
 
 
-def report_cmd(rules: str = RULES, settings: list[str] = SET,
-               n: int = typer.Option(1_000_000, "-n", min=1000, help="Number of deals."),
-               seed: int = SEED,
-               out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
-               hands: int = typer.Option(20_000, "--hands", min=0,
-                                         help="Hands played for the expected scores (0: skip)."),
-               bots: str | None = typer.Option(
-                   None, "--bots", "-b",
-                   help="The line-up of the bots-compared section, played in its four seatings "
-                        "(paired), e.g. search,efficiency,efficiency,efficiency (default "
-                        "efficiency,value,cautious,efficiency)."),
-               quiet: bool = QUIET, json: bool = JSON,
-               every: bool = typer.Option(False, "--all",
-                                          help="Every playable rule set's report at its "
-                                               "defaults, and the overview README.md.")) -> None:
+def report_cmd(
+    rules: str = RULES,
+    settings: list[str] = SET,
+    n: int = typer.Option(1_000_000, "-n", min=1000, help="Number of deals."),
+    seed: int = SEED,
+    out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
+    hands: int = typer.Option(
+        20_000, "--hands", min=0, help="Hands played for the expected scores (0: skip)."
+    ),
+    bots: str | None = typer.Option(
+        None,
+        "--bots",
+        "-b",
+        help="The line-up of the bots-compared section, played in its four seatings "
+        "(paired), e.g. search,efficiency,efficiency,efficiency (default "
+        "efficiency,value,cautious,efficiency).",
+    ),
+    quiet: bool = QUIET,
+    json: bool = JSON,
+    every: bool = typer.Option(
+        False,
+        "--all",
+        help="Every playable rule set's report at its defaults, and the overview README.md.",
+    ),
+) -> None:
     """The main study: the odds at the deal (起手胡 where the rules have it; bonus tiles,
     legal hands and shanten by family, exact beside simulated), expected scores of played
     hands, charts and a Markdown report. With ``--all``, the atlas: every rule set's report
@@ -148,26 +196,48 @@ def report_cmd(rules: str = RULES, settings: list[str] = SET,
         from ..report.atlas import build_all
 
         if settings or bots is not None:
-            raise fail("--all writes every rule set at its defaults with the default bots; "
-                       "--set and --bots change one rule set's report (give --rules without "
-                       "--all)")
-        rows = build_all(n=n, seed=seed, out=out, hands=hands, progress=not (quiet or json),
-                         echo=None if json else console.print)
+            raise fail(
+                "--all writes every rule set at its defaults with the default bots; "
+                "--set and --bots change one rule set's report (give --rules without "
+                "--all)"
+            )
+        rows = build_all(
+            n=n,
+            seed=seed,
+            out=out,
+            hands=hands,
+            progress=not (quiet or json),
+            echo=None if json else console.print,
+        )
         if json:
             emit_json(rows)
         return
     rs = rules_from(rules, settings)
     if not has_qishou(rs) and not rs.game_spec:
-        raise fail(f"the report plays hands of {rs.id!r}, which the game engine does not play "
-                   "yet; rule sets with a report: the playable ones (`mjsim rules list`)")
+        raise fail(
+            f"the report plays hands of {rs.id!r}, which the game engine does not play "
+            "yet; rule sets with a report: the playable ones (`mjsim rules list`)"
+        )
     build = build_report if has_qishou(rs) else build_deal_report
-    summary = build(rs, n=n, seed=seed, out=out, progress=not (quiet or json),
-                    echo=None if json else console.print, hands=hands, bots=lineup)
+    summary = build(
+        rs,
+        n=n,
+        seed=seed,
+        out=out,
+        progress=not (quiet or json),
+        echo=None if json else console.print,
+        hands=hands,
+        bots=lineup,
+    )
     if json:
         emit_json(summary)
 
 
 def register(app: typer.Typer) -> None:
-    for name, func in (("deal", deal_cmd), ("qishou", qishou_cmd), ("exact", exact_cmd),
-                       ("report", report_cmd)):
+    for name, func in (
+        ("deal", deal_cmd),
+        ("qishou", qishou_cmd),
+        ("exact", exact_cmd),
+        ("report", report_cmd),
+    ):
         app.command(name)(user_errors(func))

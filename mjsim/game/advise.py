@@ -37,10 +37,23 @@ from . import values as V
 from .bots import choose_discard, choose_void
 from .config import game_config
 from .decisions import CLAIM_PUNG, claim_on, claim_options
-from .state import (CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD, P_LAST, P_TAIL,
-                    P_TURNS, ST_COST, ST_QS_DONE, add_meld, copy_state, new_scratch, new_state,
-                    reset_state)
 from .search import CLAIM, DISCARD, search_policy, weigh
+from .state import (
+    CLAIM_DECLINE,
+    CLAIM_TAKE_CHOW,
+    CLAIM_TAKE_PUNG,
+    P_HEAD,
+    P_LAST,
+    P_TAIL,
+    P_TURNS,
+    ST_COST,
+    ST_QS_DONE,
+    add_meld,
+    copy_state,
+    new_scratch,
+    new_state,
+    reset_state,
+)
 from .wall import deal
 from .wins import assess
 
@@ -61,14 +74,20 @@ def _meld_type(meld) -> int:
     return MELD_CKONG if meld.concealed else MELD_KONG
 
 
-def _check(rules: RuleSet, hand: Hand, seat: int, dealer: int, turn: int | None,
-           rollouts: int, claim: bool) -> None:
+def _check(
+    rules: RuleSet, hand: Hand, seat: int, dealer: int, turn: int | None, rollouts: int, claim: bool
+) -> None:
     want = rules.hand_size + (not claim) - 3 * len(hand.melds)
     if int(hand.counts.sum()) != want:
-        why = "another seat has just discarded the tile to claim" if claim else \
-            "it is the seat's turn to discard"
-        raise ValueError(f"the hand must hold {want} concealed tiles beside its "
-                         f"{len(hand.melds)} meld(s) ({why}), got {int(hand.counts.sum())}")
+        why = (
+            "another seat has just discarded the tile to claim"
+            if claim
+            else "it is the seat's turn to discard"
+        )
+        raise ValueError(
+            f"the hand must hold {want} concealed tiles beside its "
+            f"{len(hand.melds)} meld(s) ({why}), got {int(hand.counts.sum())}"
+        )
     if hand.flowers:
         raise ValueError("flowers are set aside at once: leave them out of the hand")
     for what, value in (("seat", seat), ("dealer", dealer)):
@@ -80,8 +99,15 @@ def _check(rules: RuleSet, hand: Hand, seat: int, dealer: int, turn: int | None,
         raise ValueError(f"rollouts must be 2 to {MAX_ROLLOUTS:,}, got {rollouts}")
 
 
-def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, seat: int,
-             dealer: int, seed: int) -> tuple[Any, Any, Any, np.ndarray]:
+def position(
+    rules: RuleSet,
+    hand: Hand,
+    seen: np.ndarray,
+    turn: int | None,
+    seat: int,
+    dealer: int,
+    seed: int,
+) -> tuple[Any, Any, Any, np.ndarray]:
     """``(G, S, W, wall)``: the engine's deal of a random wall, then seat ``seat``'s tiles and
     melds put in place, the ``seen`` tiles in the other seats' discards, the other hands
     and the live wall dealt at random from what is left (its head moved on by the tiles
@@ -95,8 +121,10 @@ def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, sea
     need = hand.counts.astype(np.int64) + melded + seen
     copies = np.bincount(g.spec.multiset, minlength=34)[:34]
     for k in np.flatnonzero(need > copies):
-        raise ValueError(f"{need[k]} copies of {name(int(k))} across the hand, melds and seen "
-                         f"tiles; {rules.id} has {copies[k]}")
+        raise ValueError(
+            f"{need[k]} copies of {name(int(k))} across the hand, melds and seen "
+            f"tiles; {rules.id} has {copies[k]}"
+        )
     rng = np.random.default_rng(seed)
     S, W = new_state(), new_scratch()
     for _ in range(ATTEMPTS):  # walls whose indicator and reserve leave the tiles asked for
@@ -105,14 +133,17 @@ def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, sea
         deal(G, S, W, wall, np.int64(dealer))
         lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
         slots = [j for j in range(lo, hi) if not G.is_bonus[wall[j]]]
-        pool = (S.concealed.sum(axis=0).astype(np.int64)
-                + np.bincount(wall[slots], minlength=34)[:34])
+        pool = (
+            S.concealed.sum(axis=0).astype(np.int64) + np.bincount(wall[slots], minlength=34)[:34]
+        )
         if (need <= pool).all():
             break
     else:
         k = int(np.flatnonzero(need > pool)[0])
-        raise ValueError(f"too many {name(k)}: {need[k]} across the hand, melds and seen "
-                         f"tiles, more than the deals of {rules.id} leave in play")
+        raise ValueError(
+            f"too many {name(k)}: {need[k]} across the hand, melds and seen "
+            f"tiles, more than the deals of {rules.id} leave in play"
+        )
     rest = np.repeat(np.arange(34), pool - need)
     rng.shuffle(rest)
     others = [(seat + j) % 4 for j in (1, 2, 3)]
@@ -123,16 +154,23 @@ def position(rules: RuleSet, hand: Hand, seen: np.ndarray, turn: int | None, sea
     S.concealed[seat] = hand.counts
     for meld in hand.melds:
         mtype = _meld_type(meld)
-        add_meld(G, S, np.int64(seat), np.int64(meld.first), np.int64(mtype),
-                 np.int64(-1 if mtype == MELD_CKONG else (seat + 3) % 4))
+        add_meld(
+            G,
+            S,
+            np.int64(seat),
+            np.int64(meld.first),
+            np.int64(mtype),
+            np.int64(-1 if mtype == MELD_CKONG else (seat + 3) % 4),
+        )
     for i, k in enumerate(np.repeat(np.arange(34), seen)):
         S.discards[others[i % 3], k] += 1
         S.seen[k] += 1
     for j, o in enumerate(others):
-        S.concealed[o] = np.bincount(rest[j * rules.hand_size:(j + 1) * rules.hand_size],
-                                     minlength=34)
-    kept = slots[len(slots) - left:]
-    wall[kept] = rest[3 * rules.hand_size:]
+        S.concealed[o] = np.bincount(
+            rest[j * rules.hand_size : (j + 1) * rules.hand_size], minlength=34
+        )
+    kept = slots[len(slots) - left :]
+    wall[kept] = rest[3 * rules.hand_size :]
     S.pos[P_HEAD] = kept[0]
     S.pos[P_TURNS] = int(seen.sum()) if turn is None else turn
     S.pos[P_LAST] = -1
@@ -151,9 +189,18 @@ def _estimate(x: np.ndarray) -> dict[str, Any]:
     return {"mean": mean, "se": se, "ci": [mean - Z95 * se, mean + Z95 * se]}
 
 
-def advise(rules: str | RuleSet, hand: str, seen: str = "", turn: int | None = None,
-           seat: int = 0, dealer: int = 0, rollouts: int = 400, seed: int = 0,
-           claim: str | None = None, discarder: int | None = None) -> dict[str, Any]:
+def advise(
+    rules: str | RuleSet,
+    hand: str,
+    seen: str = "",
+    turn: int | None = None,
+    seat: int = 0,
+    dealer: int = 0,
+    rollouts: int = 400,
+    seed: int = 0,
+    claim: str | None = None,
+    discarder: int | None = None,
+) -> dict[str, Any]:
     """Each legal discard of ``hand`` (the seat to move: its concealed tiles and ``[melds]``)
     weighed in ``rollouts`` sampled worlds, best mean first; with ``claim``, each claim of
     that tile just discarded by ``discarder`` (default: the seat's 上家) and declining it
@@ -163,52 +210,123 @@ def advise(rules: str | RuleSet, hand: str, seen: str = "", turn: int | None = N
     _check(rs, parsed, seat, dealer, turn, rollouts, claim is not None)
     seen_counts = parse_tiles(seen)[:34].astype(np.int64) if seen else np.zeros(34, np.int64)
     if claim is not None:
-        return _advise_claim(rs, parsed, hand, seen, seen_counts, turn, seat, dealer,
-                             rollouts, seed, claim, discarder)
+        return _advise_claim(
+            rs,
+            parsed,
+            hand,
+            seen,
+            seen_counts,
+            turn,
+            seat,
+            dealer,
+            rollouts,
+            seed,
+            claim,
+            discarder,
+        )
     G, S, W, wall = position(rs, parsed, seen_counts, turn, seat, dealer, seed)
     choice = int(choose_discard(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY)))
     legal = [choice] + [d for d in range(34) if W.keys[d] < 1 << 40 and d != choice]
     shanten = {d: int(W.bases[d]) - 1 for d in legal}  # before the rollouts use W
     P = _weighed(rs, G, S, W, wall, legal, seat, rollouts, seed, seat, -1, DISCARD)
     wild = [k for k in range(34) if S.wild[seat, k]]
-    effs = {d.kind: d.live for d in ukeire(
-        Hand(counts=parsed.counts, melds=parsed.melds), rs, wild=wild or None,
-        visible=(S.seen - S.melded[seat]).astype(np.int64),
-        void=int(S.void[seat]) if S.void[seat] >= 0 else None)}
+    effs = {
+        d.kind: d.live
+        for d in ukeire(
+            Hand(counts=parsed.counts, melds=parsed.melds),
+            rs,
+            wild=wild or None,
+            visible=(S.seen - S.melded[seat]).astype(np.int64),
+            void=int(S.void[seat]) if S.void[seat] >= 0 else None,
+        )
+    }
     rows = []
     for c, d in enumerate(legal):
         pay = P.payoffs[:, c]
         diff = pay - P.payoffs[:, 0]
-        rows.append({"tile": name(d), "kind": d, "efficiency_choice": c == 0,
-                     **_estimate(pay), "win_rate": float(P.won[:, c].mean()),
-                     "vs_efficiency": _estimate(diff) if c else None,
-                     "shanten": shanten[d], "ukeire": effs.get(d)})
+        rows.append(
+            {
+                "tile": name(d),
+                "kind": d,
+                "efficiency_choice": c == 0,
+                **_estimate(pay),
+                "win_rate": float(P.won[:, c].mean()),
+                "vs_efficiency": _estimate(diff) if c else None,
+                "shanten": shanten[d],
+                "ukeire": effs.get(d),
+            }
+        )
     rows.sort(key=lambda r: -r["mean"])
-    return {"rules": rs.id, "options": dict(rs.overrides), "hand": hand, "seen": seen,
-            "turn": int(S.pos[P_TURNS]), "seat": seat, "dealer": dealer,
-            "rollouts": rollouts, "seed": seed, "wild": [name(k) for k in wild],
-            "decision": "discard", "discards": rows}
+    return {
+        "rules": rs.id,
+        "options": dict(rs.overrides),
+        "hand": hand,
+        "seen": seen,
+        "turn": int(S.pos[P_TURNS]),
+        "seat": seat,
+        "dealer": dealer,
+        "rollouts": rollouts,
+        "seed": seed,
+        "wild": [name(k) for k in wild],
+        "decision": "discard",
+        "discards": rows,
+    }
 
 
-def _weighed(rs: RuleSet, G, S, W, wall: np.ndarray, choices: list[int], seat: int,
-             rollouts: int, seed: int, cur: int, tile: int, what: int):
+def _weighed(
+    rs: RuleSet,
+    G,
+    S,
+    W,
+    wall: np.ndarray,
+    choices: list[int],
+    seat: int,
+    rollouts: int,
+    seed: int,
+    cur: int,
+    tile: int,
+    what: int,
+):
     """The search policy after each of ``choices`` (candidate 0: the efficiency bot's) was
     played out in the same ``rollouts`` worlds (:func:`mjsim.game.search.weigh`)."""
-    P = search_policy(wall.size, len(game_config(rs).columns), rollouts,
-                      candidates=len(choices))
+    P = search_policy(wall.size, len(game_config(rs).columns), rollouts, candidates=len(choices))
     P.cands[:] = choices
     rec = np.zeros(len(game_config(rs).columns), np.int32)
     rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
     SC.reset_record(G, rec)
-    weigh(P, G, S, W, wall, rec, np.zeros(4, np.int64), np.uint64(seed), np.int64(seat),
-          np.int64(len(choices)), np.int64(rollouts), np.int64(cur), np.int64(tile),
-          np.int64(what))
+    weigh(
+        P,
+        G,
+        S,
+        W,
+        wall,
+        rec,
+        np.zeros(4, np.int64),
+        np.uint64(seed),
+        np.int64(seat),
+        np.int64(len(choices)),
+        np.int64(rollouts),
+        np.int64(cur),
+        np.int64(tile),
+        np.int64(what),
+    )
     return P
 
 
-def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: np.ndarray,
-                  turn: int | None, seat: int, dealer: int, rollouts: int, seed: int,
-                  claim: str, discarder: int | None) -> dict[str, Any]:
+def _advise_claim(
+    rs: RuleSet,
+    parsed: Hand,
+    hand: str,
+    seen: str,
+    seen_counts: np.ndarray,
+    turn: int | None,
+    seat: int,
+    dealer: int,
+    rollouts: int,
+    seed: int,
+    claim: str,
+    discarder: int | None,
+) -> dict[str, Any]:
     """:func:`advise` for the claims of tile ``claim`` discarded by ``discarder``."""
     tiles = parse_tiles(claim)[:34]
     if tiles.sum() != 1:
@@ -216,10 +334,10 @@ def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: 
     t = int(np.flatnonzero(tiles)[0])
     discarder = (seat + 3) % 4 if discarder is None else discarder
     if not 0 <= discarder <= 3 or discarder == seat:
-        raise ValueError(f"the discarder must be another seat (0-3 but {seat}), got "
-                         f"{discarder}")
-    G, S, W, wall = position(rs, parsed, seen_counts + tiles.astype(np.int64), turn, seat,
-                             dealer, seed)
+        raise ValueError(f"the discarder must be another seat (0-3 but {seat}), got {discarder}")
+    G, S, W, wall = position(
+        rs, parsed, seen_counts + tiles.astype(np.int64), turn, seat, dealer, seed
+    )
     holder = next(o for o in range(4) if S.discards[o, t] > 0)  # where position put it
     S.discards[holder, t] -= 1
     S.discards[discarder, t] += 1
@@ -227,36 +345,64 @@ def _advise_claim(rs: RuleSet, parsed: Hand, hand: str, seen: str, seen_counts: 
     bots = np.zeros(4, np.int64)
     assess(G, S, W, np.int64(seat), np.int64(R.BOT_EFFICIENCY), np.int64(1))
     options, keys = np.zeros(34, np.int64), np.zeros(34, np.int64)
-    n = int(claim_options(G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t),
-                             options, keys))
+    n = int(
+        claim_options(
+            G, S, W, bots, np.int64(seat), np.int64(discarder), np.int64(t), options, keys
+        )
+    )
     if n == 0:
-        raise ValueError(f"seat {seat} has no pung or chow of {name(t)} from seat "
-                         f"{discarder} to weigh (a chow is the 下家's only; with three of "
-                         f"it, a kong or pung is the bot's; the last discard, a locked hand "
-                         f"and 吃听 claims are not weighed)")
+        raise ValueError(
+            f"seat {seat} has no pung or chow of {name(t)} from seat "
+            f"{discarder} to weigh (a chow is the 下家's only; with three of "
+            f"it, a kong or pung is the bot's; the last discard, a locked hand "
+            f"and 吃听 claims are not weighed)"
+        )
     X = new_state()
     copy_state(S, X)
     for o in range(4):  # the bot's own choice, not another seat's pung of the dealt tiles
         if o != seat:
             X.concealed[o, t] = 0
     claimer, kind, first = claim_on(G, X, W, bots, np.int64(discarder), np.int64(t))
-    own = CLAIM_DECLINE if claimer != seat else \
-        CLAIM_TAKE_PUNG if kind == CLAIM_PUNG else CLAIM_TAKE_CHOW + int(first)
+    own = (
+        CLAIM_DECLINE
+        if claimer != seat
+        else CLAIM_TAKE_PUNG
+        if kind == CLAIM_PUNG
+        else CLAIM_TAKE_CHOW + int(first)
+    )
     choices = [own] + [int(c) for c in options[:n] if c != own]
     P = _weighed(rs, G, S, W, wall, choices, seat, rollouts, seed, discarder, t, CLAIM)
     rows = []
     for c, choice in enumerate(choices):
         pay = P.payoffs[:, c]
-        rows.append({"claim": _claim_name(choice, t), "efficiency_choice": c == 0,
-                     **_estimate(pay), "win_rate": float(P.won[:, c].mean()),
-                     "vs_efficiency": _estimate(pay - P.payoffs[:, 0]) if c else None,
-                     **_after_claim(rs, parsed, S, seat, choice, t)})
+        rows.append(
+            {
+                "claim": _claim_name(choice, t),
+                "efficiency_choice": c == 0,
+                **_estimate(pay),
+                "win_rate": float(P.won[:, c].mean()),
+                "vs_efficiency": _estimate(pay - P.payoffs[:, 0]) if c else None,
+                **_after_claim(rs, parsed, S, seat, choice, t),
+            }
+        )
     rows.sort(key=lambda r: -r["mean"])
     wild = [k for k in range(34) if S.wild[seat, k]]
-    return {"rules": rs.id, "options": dict(rs.overrides), "hand": hand, "seen": seen,
-            "turn": int(S.pos[P_TURNS]), "seat": seat, "dealer": dealer,
-            "rollouts": rollouts, "seed": seed, "wild": [name(k) for k in wild],
-            "decision": "claim", "tile": name(t), "discarder": discarder, "claims": rows}
+    return {
+        "rules": rs.id,
+        "options": dict(rs.overrides),
+        "hand": hand,
+        "seen": seen,
+        "turn": int(S.pos[P_TURNS]),
+        "seat": seat,
+        "dealer": dealer,
+        "rollouts": rollouts,
+        "seed": seed,
+        "wild": [name(k) for k in wild],
+        "decision": "claim",
+        "tile": name(t),
+        "discarder": discarder,
+        "claims": rows,
+    }
 
 
 def _claim_name(choice: int, t: int) -> str:
@@ -269,14 +415,12 @@ def _claim_name(choice: int, t: int) -> str:
     return f"chow {''.join(name(k)[0] for k in range(first, first + 3))}{name(t)[1]}"
 
 
-def _after_claim(rs: RuleSet, parsed: Hand, S, seat: int, choice: int, t: int
-                 ) -> dict[str, Any]:
+def _after_claim(rs: RuleSet, parsed: Hand, S, seat: int, choice: int, t: int) -> dict[str, Any]:
     """The shanten and live improving tiles of the best discard after the claim (declined:
     the seat's shanten as it is, no discard to make)."""
     if choice == CLAIM_DECLINE:
         return {"shanten": int(S.status[seat, ST_COST]) - 1, "ukeire": None}
-    meld = Meld("pung", t) if choice == CLAIM_TAKE_PUNG else \
-        Meld("chow", choice - CLAIM_TAKE_CHOW)
+    meld = Meld("pung", t) if choice == CLAIM_TAKE_PUNG else Meld("chow", choice - CLAIM_TAKE_CHOW)
     counts = parsed.counts.copy()
     counts[t] += 1
     for k in meld.kinds:
@@ -284,7 +428,11 @@ def _after_claim(rs: RuleSet, parsed: Hand, S, seat: int, choice: int, t: int
     wild = [k for k in range(34) if S.wild[seat, k]]
     visible = (S.seen - S.melded[seat]).astype(np.int64)
     visible[t] -= 1  # the claimed tile leaves the pile for the meld, counted as the hand's
-    best = ukeire(Hand(counts=counts, melds=(*parsed.melds, meld)), rs, wild=wild or None,
-                  visible=visible,
-                  void=int(S.void[seat]) if S.void[seat] >= 0 else None)[0]
+    best = ukeire(
+        Hand(counts=counts, melds=(*parsed.melds, meld)),
+        rs,
+        wild=wild or None,
+        visible=visible,
+        void=int(S.void[seat]) if S.void[seat] >= 0 else None,
+    )[0]
     return {"shanten": best.shanten, "ukeire": best.live}

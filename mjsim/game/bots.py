@@ -56,9 +56,27 @@ from ..tables.suits import INF
 from . import record as R
 from . import scoring as SC
 from . import values as V
-from .state import (DRAW_NATURAL, DRAW_WILD, P_LAST, P_WILD_DRAW, P_WILD_TILE, ST_COST,
-                    ST_DECLARED, ST_KEY, ST_LOCKED, TRIAL_IN, TRIAL_OUT, TRIAL_WEIGHT, can_add,
-                    claims, cost, is_wild_kind, kernel_trials, live, wild_mask)
+from .state import (
+    DRAW_NATURAL,
+    DRAW_WILD,
+    P_LAST,
+    P_WILD_DRAW,
+    P_WILD_TILE,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_LOCKED,
+    TRIAL_IN,
+    TRIAL_OUT,
+    TRIAL_WEIGHT,
+    can_add,
+    claims,
+    cost,
+    is_wild_kind,
+    kernel_trials,
+    live,
+    wild_mask,
+)
 
 
 @njit_borrowed
@@ -137,9 +155,21 @@ def tile_scan(G, S, W, s, counts, n_fams, base, beat, d, c14):
                 continue
         trials[n, TRIAL_OUT], trials[n, TRIAL_IN], trials[n, TRIAL_WEIGHT] = -1, t, weight
         n += 1
-    got = kernel_trials(G, S, W, s, counts, W.close[:n_fams], wild_mask(S, s), W.caps[:],
-                        G.big[:0], np.int64(n), np.int64(1), base,
-                        np.int64(-1) if marking else beat - first)
+    got = kernel_trials(
+        G,
+        S,
+        W,
+        s,
+        counts,
+        W.close[:n_fams],
+        wild_mask(S, s),
+        W.caps[:],
+        G.big[:0],
+        np.int64(n),
+        np.int64(1),
+        base,
+        np.int64(-1) if marking else beat - first,
+    )
     if marking:
         for i in range(n):
             mask[trials[i, TRIAL_IN]] = W.trial_cost[i] < base
@@ -168,8 +198,12 @@ def threats(G, S, s):
     mask = 0
     feed = G.cfg[V.FEED_LIMIT]
     for o in range(4):
-        if o != s and (S.status[o, ST_DECLARED] or S.status[o, ST_LOCKED] or S.n_melds[o] >= 3
-                       or (feed > 0 and claims(S, o, s) >= feed - 1)):
+        if o != s and (
+            S.status[o, ST_DECLARED]
+            or S.status[o, ST_LOCKED]
+            or S.n_melds[o] >= 3
+            or (feed > 0 and claims(S, o, s) >= feed - 1)
+        ):
             mask |= 1 << o
     return mask
 
@@ -245,8 +279,7 @@ def wait_worth(G, S, W, s, counts):
             wild = not G.cfg[V.WILD_HIDDEN] and is_wild_kind(G, S, t)
             S.pos[P_WILD_DRAW] = DRAW_WILD if wild else DRAW_NATURAL
             S.pos[P_WILD_TILE] = t
-            legal, units, _ = SC.win_value(G, W, counts, S, s, np.int64(R.WIN_DIANPAO),
-                                           np.int64(t))
+            legal, units, _ = SC.win_value(G, W, counts, S, s, np.int64(R.WIN_DIANPAO), np.int64(t))
             if legal:
                 worth += n * units
         counts[t] -= 1
@@ -294,14 +327,27 @@ def choose_discard(G, S, W, s, bot):
         keys[d] = 1 << 40
         if counts[d] == 0 or (shed >= 0 and d // 9 != shed) or (keep_wild and S.wild[s, d]):
             continue
-        if (forced >= 0 and d != forced) or (forced == SHED_SINGLE and
-                                             (d < 27 or counts[d] != 1 or S.wild[s, d])):
+        if (forced >= 0 and d != forced) or (
+            forced == SHED_SINGLE and (d < 27 or counts[d] != 1 or S.wild[s, d])
+        ):
             continue
         trials[n, TRIAL_OUT], trials[n, TRIAL_IN], trials[n, TRIAL_WEIGHT] = d, -1, 0
         n += 1
-    kernel_trials(G, S, W, s, counts, fams[:n_eval], wild_mask(S, s), W.caps[:],
-                  G.big if bot == R.BOT_VALUE else G.big[:0], np.int64(n), np.int64(1),
-                  np.int64(0), np.int64(-1))
+    kernel_trials(
+        G,
+        S,
+        W,
+        s,
+        counts,
+        fams[:n_eval],
+        wild_mask(S, s),
+        W.caps[:],
+        G.big if bot == R.BOT_VALUE else G.big[:0],
+        np.int64(n),
+        np.int64(1),
+        np.int64(0),
+        np.int64(-1),
+    )
     best = 1 << 40
     for i in range(n):
         d, c = trials[i, TRIAL_OUT], W.trial_cost[i]
@@ -399,7 +445,6 @@ def declines_ron(G, S, W, s, bot, units, live_left):
 def takes_haidi(G, S, s, bot):
     """Whether a ready seat takes the 海底 tile (it must, unless the rules let it refuse; a
     declared hand that must win always does)."""
-    if not G.cfg[V.HAIDI_MAY_DECLINE] or (G.cfg[V.DECLARE_MUST_WIN] and
-                                          S.status[s, ST_DECLARED]):
+    if not G.cfg[V.HAIDI_MAY_DECLINE] or (G.cfg[V.DECLARE_MUST_WIN] and S.status[s, ST_DECLARED]):
         return True
     return not (bot == R.BOT_CAUTIOUS and threats(G, S, s) != 0)

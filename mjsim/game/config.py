@@ -28,7 +28,7 @@ from ..evaluate import compile_rules
 from ..kernels import shanten as K
 from ..kernels.arrayref import array_ref
 from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
-from ..rules import RuleSet, RulesError, load_rules
+from ..rules import RulesError, RuleSet, load_rules
 from ..walls import WallSpec
 from . import record as R
 from . import values as V
@@ -36,6 +36,7 @@ from .scoring import model
 from .state import MAX_FAMILIES, MAX_SOURCES, kernel_address
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
+
 
 def far_waits(families: np.ndarray) -> int:
     """The kinds (bit k) a hand without wild tiles may win on though it holds neither that
@@ -62,25 +63,28 @@ def far_waits(families: np.ndarray) -> int:
 
 
 #: the rule set's arrays as the compiled engine reads them
-GameRules = namedtuple("GameRules", (
-    "cfg",          # int64[N_CFG]: the engine's values (mjsim.game.values)
-    "score",        # int64[...]: the scoring model's values (its PARAMS)
-    "families",     # int64[F, FAMILY_COLUMNS]: the cfg[N_SCORING] scoring families,
-                    # then auxiliary ones
-    "roles",        # int64[F]: each family's role in the scoring model
-    "big",          # bool[cfg[N_SCORING]]: big-win families (the value bot aims at them)
-    "kind_mask",    # bool[34]: kinds of the rule set
-    "honour_mask",  # bool[7]
-    "tables",       # the shanten kernel's tables, as one pointer (kernels.arrayref:
-                    # read with arrays_at(G.tables))
-    "seats",        # int8[dealt]: the deal pipeline's seat of each head slot
-    "is_bonus",     # bool[42]: kinds set aside and replaced
-    "multiset",     # int8[T]: the wall's tiles
-    "next_kinds",   # int8[34]: the kind after each kind (wildcard indicators)
-    "model",        # the scoring model's mark (its MARK()): the engine compiles per model
-    "kernel",       # int64: the address of the shanten kernel's code in this process
-                    # (state.kernel_cost calls it there; never pickle it)
-))
+GameRules = namedtuple(
+    "GameRules",
+    (
+        "cfg",  # int64[N_CFG]: the engine's values (mjsim.game.values)
+        "score",  # int64[...]: the scoring model's values (its PARAMS)
+        "families",  # int64[F, FAMILY_COLUMNS]: the cfg[N_SCORING] scoring families,
+        # then auxiliary ones
+        "roles",  # int64[F]: each family's role in the scoring model
+        "big",  # bool[cfg[N_SCORING]]: big-win families (the value bot aims at them)
+        "kind_mask",  # bool[34]: kinds of the rule set
+        "honour_mask",  # bool[7]
+        "tables",  # the shanten kernel's tables, as one pointer (kernels.arrayref:
+        # read with arrays_at(G.tables))
+        "seats",  # int8[dealt]: the deal pipeline's seat of each head slot
+        "is_bonus",  # bool[42]: kinds set aside and replaced
+        "multiset",  # int8[T]: the wall's tiles
+        "next_kinds",  # int8[34]: the kind after each kind (wildcard indicators)
+        "model",  # the scoring model's mark (its MARK()): the engine compiles per model
+        "kernel",  # int64: the address of the shanten kernel's code in this process
+        # (state.kernel_cost calls it there; never pickle it)
+    ),
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,8 +132,10 @@ class GameConfig:
 def _resolve(value: Any, options: dict, key: str, where: str) -> Any:
     if isinstance(value, Mapping):
         if set(value) != {"if", "then", "else"} or value["if"] not in options:
-            raise RulesError(f"{where}: [game] {key} must be a value, \"$option\" or "
-                             f"{{ if = \"<option>\", then = …, else = … }}")
+            raise RulesError(
+                f'{where}: [game] {key} must be a value, "$option" or '
+                f'{{ if = "<option>", then = …, else = … }}'
+            )
         chosen = value["then"] if options[value["if"]] else value["else"]
         return _resolve(chosen, options, key, where)
     if isinstance(value, str) and value.startswith("$"):
@@ -143,13 +149,18 @@ def _code(table: dict, name: str, value: Any, where: str) -> int:
     allowed, _ = table[name]
     if isinstance(allowed, tuple):
         if value not in allowed:
-            raise RulesError(f"{where}: [game] {name} must be one of "
-                             f"{', '.join(map(str, allowed))} (got {value!r})")
+            raise RulesError(
+                f"{where}: [game] {name} must be one of "
+                f"{', '.join(map(str, allowed))} (got {value!r})"
+            )
         return allowed.index(value)
     if allowed is bool and not isinstance(value, bool):
         raise RulesError(f"{where}: [game] {name} must be true or false (got {value!r})")
-    if allowed is int and (isinstance(value, bool) or not isinstance(value, int)) \
-            and value is not None:
+    if (
+        allowed is int
+        and (isinstance(value, bool) or not isinstance(value, int))
+        and value is not None
+    ):
         raise RulesError(f"{where}: [game] {name} must be an integer (got {value!r})")
     return value
 
@@ -159,16 +170,20 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
     spec = dict(rules.game_spec)
     if "scoring" not in spec:
         playable = ", ".join(r.id for r in playable_rules())
-        raise RulesError(f"the game engine does not play {rules.id} yet (its preset has no "
-                         f"[game] table); playable: {playable}")
+        raise RulesError(
+            f"the game engine does not play {rules.id} yet (its preset has no "
+            f"[game] table); playable: {playable}"
+        )
     scoring = model(spec.pop("scoring"))
     engine = {name: default for name, (_, default) in V.ENGINE.items()}
     params = {name: default for name, (_, default) in scoring.PARAMS.items()}
     for key, raw in spec.items():
         value = _resolve(raw, rules.options, key, where)
         if key in V.DERIVED:
-            raise RulesError(f"{where}: [game] {key} comes from the rule set's tiles, wall or "
-                             f"scoring model; it cannot be set")
+            raise RulesError(
+                f"{where}: [game] {key} comes from the rule set's tiles, wall or "
+                f"scoring model; it cannot be set"
+            )
         if key in V.ENGINE:
             if value is None:
                 raise RulesError(f"{where}: [game] {key} needs a value (got none)")
@@ -176,9 +191,11 @@ def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
         elif key in scoring.PARAMS:
             params[key] = value if value is None else _code(scoring.PARAMS, key, value, where)
         else:
-            raise RulesError(f"{where}: [game] {key} is neither an engine value nor one of the "
-                             f"{rules.game_spec['scoring']} model's; engine: "
-                             f"{', '.join(V.ENGINE)}; model: {', '.join(scoring.PARAMS)}")
+            raise RulesError(
+                f"{where}: [game] {key} is neither an engine value nor one of the "
+                f"{rules.game_spec['scoring']} model's; engine: "
+                f"{', '.join(V.ENGINE)}; model: {', '.join(scoring.PARAMS)}"
+            )
     for table, values in ((V.ENGINE, engine), (scoring.PARAMS, params)):
         for key, (allowed, _) in table.items():
             if isinstance(allowed, tuple) and isinstance(values[key], str):
@@ -190,6 +207,7 @@ def playable_rules() -> list[RuleSet]:
     """Every preset the game engine plays (those with a ``[game]`` table), in the order of
     :data:`mjsim.rules.RULE_SETS`."""
     from ..rules import list_rules
+
     return [r for r in list_rules() if "scoring" in r.game_spec]
 
 
@@ -216,39 +234,81 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     columns = R.layout(scoring.COLUMNS, sources)
     spec = WallSpec.from_rules(rules)
     if engine["wild"] == V.WILD_INDICATOR and spec.indicator != "tail":
-        raise RulesError(f"rule set {rules.id!r}: [game] wild = \"indicator\" needs a wall "
-                         f"that turns its indicator at the deal; this one's is {spec.indicator!r}")
+        raise RulesError(
+            f'rule set {rules.id!r}: [game] wild = "indicator" needs a wall '
+            f"that turns its indicator at the deal; this one's is {spec.indicator!r}"
+        )
     if engine["wild"] == V.WILD_DECLARED_DRAW and spec.indicator != "reserved":
-        raise RulesError(f"rule set {rules.id!r}: [game] wild = \"declared_draw\" needs a wall "
-                         f"that keeps its indicator in reserve; this one's is "
-                         f"{spec.indicator!r}")
+        raise RulesError(
+            f'rule set {rules.id!r}: [game] wild = "declared_draw" needs a wall '
+            f"that keeps its indicator in reserve; this one's is "
+            f"{spec.indicator!r}"
+        )
     fixed = spec.reserved if spec.indicator != "tail" else 0  # a reserve kept in place
     if engine["reserve_replace"] != 0 and not 0 < engine["reserve_replace"] < fixed:
-        raise RulesError(f"rule set {rules.id!r}: [game] reserve_replace must be 0, or 1 .. "
-                         f"{fixed - 1} where the wall keeps a reserve in place ({fixed} tiles "
-                         f"here), got {engine['reserve_replace']}")
+        raise RulesError(
+            f"rule set {rules.id!r}: [game] reserve_replace must be 0, or 1 .. "
+            f"{fixed - 1} where the wall keeps a reserve in place ({fixed} tiles "
+            f"here), got {engine['reserve_replace']}"
+        )
     if len(families) > MAX_FAMILIES:
-        raise RulesError(f"rule set {rules.id!r}: {len(families)} hand families with the "
-                         f"auxiliary ones; the engine holds at most {MAX_FAMILIES}")
+        raise RulesError(
+            f"rule set {rules.id!r}: {len(families)} hand families with the "
+            f"auxiliary ones; the engine holds at most {MAX_FAMILIES}"
+        )
     name = scoring.__name__.rsplit(".", 1)[1]
-    engine.update(far_waits=far_waits(families), hand_size=rules.hand_size, melds=rules.melds,
-                  n_scoring=len(comp.families), col_model=R.N_COMMON,
-                  col_pay=R.N_COMMON + len(scoring.COLUMNS), n_sources=len(sources),
-                  reserve=spec.reserved, indicator=_INDICATOR[spec.indicator],
-                  indicator_slot=spec.indicator_slot if spec.indicator == "reserved" else 0,
-                  wild_step=spec.wild_step)
-    for slot, src in (("win", "win"), ("kong", "kong"), ("declare", "baoting"),
-                      ("qishou", "qishou"), ("mid", "mid"), ("baopai", "baopai")):
+    engine.update(
+        far_waits=far_waits(families),
+        hand_size=rules.hand_size,
+        melds=rules.melds,
+        n_scoring=len(comp.families),
+        col_model=R.N_COMMON,
+        col_pay=R.N_COMMON + len(scoring.COLUMNS),
+        n_sources=len(sources),
+        reserve=spec.reserved,
+        indicator=_INDICATOR[spec.indicator],
+        indicator_slot=spec.indicator_slot if spec.indicator == "reserved" else 0,
+        wild_step=spec.wild_step,
+    )
+    for slot, src in (
+        ("win", "win"),
+        ("kong", "kong"),
+        ("declare", "baoting"),
+        ("qishou", "qishou"),
+        ("mid", "mid"),
+        ("baopai", "baopai"),
+    ):
         engine[f"src_{slot}"] = sources.index(src) if src in sources else -1
     cfg = np.array([int(engine[name]) for name in V.ENGINE], dtype=np.int64)
-    arrays = GameRules(cfg, score, families, np.concatenate([roles, aux_roles]), big,
-                       comp.kind_mask, comp.honour_mask, array_ref(comp.tables),
-                       spec.deal_seats, spec.is_bonus, spec.multiset, next_kinds(),
-                       scoring.MARK(), np.int64(0))
-    return GameConfig(rules=rules, model=name, base_arrays=arrays, spec=spec, sources=sources,
-                      columns=columns, patterns=scoring.PATTERNS,
-                      wide=scoring.WIDE, facts=scoring.FACTS, win_sources=scoring.WIN_SOURCES,
-                      patterns_title=scoring.PATTERNS_TITLE)
+    arrays = GameRules(
+        cfg,
+        score,
+        families,
+        np.concatenate([roles, aux_roles]),
+        big,
+        comp.kind_mask,
+        comp.honour_mask,
+        array_ref(comp.tables),
+        spec.deal_seats,
+        spec.is_bonus,
+        spec.multiset,
+        next_kinds(),
+        scoring.MARK(),
+        np.int64(0),
+    )
+    return GameConfig(
+        rules=rules,
+        model=name,
+        base_arrays=arrays,
+        spec=spec,
+        sources=sources,
+        columns=columns,
+        patterns=scoring.PATTERNS,
+        wide=scoring.WIDE,
+        facts=scoring.FACTS,
+        win_sources=scoring.WIN_SOURCES,
+        patterns_title=scoring.PATTERNS_TITLE,
+    )
 
 
 def with_readiness(arrays: GameRules) -> GameRules:

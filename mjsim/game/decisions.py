@@ -14,14 +14,51 @@ from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
-from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, M_KIND,
-                    M_TYPE, P_BAO, P_BAO_SLOT, P_LAST, P_TURNS, PUSH_NONE, RON_BOT, RON_PASS,
-                    ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED, ST_PASS_BAR,
-                    ST_PASS_KIND, ST_PASS_TURN, ST_PASSED, ST_PUSH, ST_READY, ST_RON,
-                    ST_TENPAI, add_meld, cost, find_pung, live, pop_meld, upgrade_pung)
+from .state import (
+    CLAIM_BY_BOT,
+    CLAIM_DECLINE,
+    CLAIM_TAKE_CHOW,
+    CLAIM_TAKE_PUNG,
+    M_KIND,
+    M_TYPE,
+    P_BAO,
+    P_BAO_SLOT,
+    P_LAST,
+    P_TURNS,
+    PUSH_NONE,
+    RON_BOT,
+    RON_PASS,
+    ST_CLAIM,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_LOCKED,
+    ST_PASS_BAR,
+    ST_PASS_KIND,
+    ST_PASS_TURN,
+    ST_PASSED,
+    ST_PUSH,
+    ST_READY,
+    ST_RON,
+    ST_TENPAI,
+    add_meld,
+    cost,
+    find_pung,
+    live,
+    pop_meld,
+    upgrade_pung,
+)
 from .wall import change_indicator, tiles_left, turn_indicator
-from .wins import (finish_win, mark_ready, may_declare, ready_exact, record_ready, stays_ready,
-                   win_on_ready, win_test_on)
+from .wins import (
+    finish_win,
+    mark_ready,
+    may_declare,
+    ready_exact,
+    record_ready,
+    stays_ready,
+    win_on_ready,
+    win_test_on,
+)
 
 # kong decisions
 KONG_NONE, KONG_REPLACE, KONG_OPEN = range(3)
@@ -38,8 +75,12 @@ def barred(G, S, o, discarder, t):
         return False
     if G.cfg[V.PASS_BAR] == V.PASS_SAME_KIND:
         return (st[o, ST_PASS_BAR] >> t) & 1 == 1
-    return not (G.cfg[V.PASS_FOLLOW_EXCEPTION] and discarder == (o + 1) % 4
-                and t == st[o, ST_PASS_KIND] and S.pos[P_TURNS] == st[o, ST_PASS_TURN] + 1)
+    return not (
+        G.cfg[V.PASS_FOLLOW_EXCEPTION]
+        and discarder == (o + 1) % 4
+        and t == st[o, ST_PASS_KIND]
+        and S.pos[P_TURNS] == st[o, ST_PASS_TURN] + 1
+    )
 
 
 @njit_borrowed
@@ -98,8 +139,11 @@ def ron_claims(G, S, W, bots, discarder, n_offered, win_kind):
                 S.bits[o] = b
         if top < 0:
             continue
-        if choice == RON_PASS or (choice == RON_BOT and not _must_win(G, S, o) and
-                                  B.declines_ron(G, S, W, o, bots[o], top, tiles_left(G, S))):
+        if choice == RON_PASS or (
+            choice == RON_BOT
+            and not _must_win(G, S, o)
+            and B.declines_ron(G, S, W, o, bots[o], top, tiles_left(G, S))
+        ):
             pass_win(G, S, o, W.tiles[o])
             S.status[o, ST_PASSED] = 1
             continue
@@ -161,8 +205,11 @@ def after_discard(G, S, W, wall, rec, s, t):
         if G.cfg[V.WILD_ON_READY] and win_on_ready(G, S, W, wall, rec, s):
             return True
     change_indicator(G, S, wall)
-    if G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU and st[s, ST_READY] and \
-            win_test_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]:
+    if (
+        G.cfg[V.PASS_BAR] == V.PASS_GUOSHOU
+        and st[s, ST_READY]
+        and win_test_on(G, S, W, s, t, np.int64(R.WIN_DIANPAO))[0]
+    ):
         pass_win(G, S, s, t)  # discarding one's own winning kind passes it (§2.3.4 base rule)
     return False
 
@@ -195,8 +242,9 @@ def push_out(G, S, W, s, t, bot):
 def _meld_allowed(G, S, s, kind):
     """Whether seat ``s`` may meld ``kind`` (定缺: not its void suit unless ``void_melds``;
     not a wild kind unless ``wild_melds``)."""
-    return (G.cfg[V.VOID_MELDS] or kind // 9 != S.void[s]) and \
-        (G.cfg[V.WILD_MELDS] or not S.wild[s, kind])
+    return (G.cfg[V.VOID_MELDS] or kind // 9 != S.void[s]) and (
+        G.cfg[V.WILD_MELDS] or not S.wild[s, kind]
+    )
 
 
 @njit_borrowed
@@ -275,8 +323,12 @@ def _discard_kong(G, S, W, o, discarder, t, live):
     S.concealed[o, t] -= 3
     add_meld(G, S, o, t, np.int64(MELD_KONG), discarder)
     after = cost(G, S, W, o, S.concealed[o])
-    open_ok = _open_kong_ok(G, live) and after == 1 and ready_exact(G, S, W, o) and \
-        stays_ready(G, S, W, o)
+    open_ok = (
+        _open_kong_ok(G, live)
+        and after == 1
+        and ready_exact(G, S, W, o)
+        and stays_ready(G, S, W, o)
+    )
     pop_meld(G, S, o)
     S.concealed[o, t] += 3
     if open_ok:
@@ -407,9 +459,11 @@ def claim_on(G, S, W, bots, cur, t):
                 return o, CLAIM_OPEN_KONG if how == KONG_OPEN else CLAIM_KONG, t
         choice = S.status[o, ST_CLAIM]
         if choice == CLAIM_TAKE_PUNG or (
-                choice == CLAIM_BY_BOT and _may_gain(S, bots, o) and
-                _claim_gain(G, S, W, o, bots[o], cur, t, t, np.int64(MELD_PUNG)) <
-                S.status[o, ST_KEY]):
+            choice == CLAIM_BY_BOT
+            and _may_gain(S, bots, o)
+            and _claim_gain(G, S, W, o, bots[o], cur, t, t, np.int64(MELD_PUNG))
+            < S.status[o, ST_KEY]
+        ):
             return o, CLAIM_PUNG, t
         if bar_pungs:
             S.status[o, ST_PASS_BAR] |= 1 << t  # declining the pung bars the kind
@@ -418,8 +472,12 @@ def claim_on(G, S, W, bots, cur, t):
     choice = S.status[o, ST_CLAIM]
     if choice >= CLAIM_TAKE_CHOW:
         return o, CLAIM_CHOW, choice - CLAIM_TAKE_CHOW
-    if G.cfg[V.CHOW] == V.CHOW_LEFT and choice == CLAIM_BY_BOT and \
-            not S.status[o, ST_LOCKED] and _may_gain(S, bots, o):
+    if (
+        G.cfg[V.CHOW] == V.CHOW_LEFT
+        and choice == CLAIM_BY_BOT
+        and not S.status[o, ST_LOCKED]
+        and _may_gain(S, bots, o)
+    ):
         first = _best_chow(G, S, W, o, bots[o], cur, t)
         if first >= 0:
             return o, CLAIM_CHOW, first
@@ -434,8 +492,12 @@ def claim_options(G, S, W, bots, s, cur, t, choices, keys):
     number — 0 with nothing to weigh: no pung or chow, three of the kind held (a kong or a
     pung: its bot's), the last discard, a locked hand or 吃听 (``ready_chow_any``: the
     bots' own)."""
-    if G.cfg[V.READY_CHOW_ANY] or tiles_left(G, S) <= 0 or S.status[s, ST_LOCKED] or \
-            S.concealed[s, t] > 2:
+    if (
+        G.cfg[V.READY_CHOW_ANY]
+        or tiles_left(G, S) <= 0
+        or S.status[s, ST_LOCKED]
+        or S.concealed[s, t] > 2
+    ):
         return 0
     n = 0
     barred = G.cfg[V.PASS_BAR_PUNGS] and (S.status[s, ST_PASS_BAR] >> t) & 1

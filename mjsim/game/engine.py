@@ -33,23 +33,91 @@ from . import policy as POL
 from . import record as R
 from . import scoring as SC
 from . import values as V
-from .decisions import (CLAIM_CHOW, CLAIM_OPEN_KONG, CLAIM_PUNG, KONG_NONE, KONG_OPEN,
-                        after_discard, claim_on, own_kong, push_out, ron_claims, take_for_meld,
-                        win_on_discard)
-from .state import (CARRY_SLOTS, CLAIM_BY_BOT, MAX_MELDS, MODEL_SLOTS, P_BAO, P_DEALER, P_HEAD,
-                    P_KONGS, P_LAST, P_OPEN_KONGS, P_TAIL, P_TURNS, P_WINNER, POSITIONS,
-                    STATUS, ST_BONUS, ST_CLAIM, ST_COST, ST_DECLARED, ST_KEY, ST_LOCKED,
-                    ST_PASS_BAR, ST_PASSED, ST_QS_DONE, ST_READY, add_meld, exposed_melds,
-                    find_pung, reset_state, upgrade_pung)
-from .wall import (BONUS_WON, NO_TILE, apply_script, change_indicator, deal, draw,
-                   reserve_take, tiles_left, to_pile)
-from .wins import (assess, bonus_tiles_win, draw_win_kind, finish_win, mark_ready, ready_exact,
-                   record_ready, seat_qishou, self_win, win_test, win_test_on, winner_order)
+from .decisions import (
+    CLAIM_CHOW,
+    CLAIM_OPEN_KONG,
+    CLAIM_PUNG,
+    KONG_NONE,
+    KONG_OPEN,
+    after_discard,
+    claim_on,
+    own_kong,
+    push_out,
+    ron_claims,
+    take_for_meld,
+    win_on_discard,
+)
+from .state import (
+    CARRY_SLOTS,
+    CLAIM_BY_BOT,
+    MAX_MELDS,
+    MODEL_SLOTS,
+    P_BAO,
+    P_DEALER,
+    P_HEAD,
+    P_KONGS,
+    P_LAST,
+    P_OPEN_KONGS,
+    P_TAIL,
+    P_TURNS,
+    P_WINNER,
+    POSITIONS,
+    ST_BONUS,
+    ST_CLAIM,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_LOCKED,
+    ST_PASS_BAR,
+    ST_PASSED,
+    ST_QS_DONE,
+    ST_READY,
+    STATUS,
+    add_meld,
+    exposed_melds,
+    find_pung,
+    reset_state,
+    upgrade_pung,
+)
+from .wall import (
+    BONUS_WON,
+    NO_TILE,
+    apply_script,
+    change_indicator,
+    deal,
+    draw,
+    reserve_take,
+    tiles_left,
+    to_pile,
+)
+from .wins import (
+    assess,
+    bonus_tiles_win,
+    draw_win_kind,
+    finish_win,
+    mark_ready,
+    ready_exact,
+    record_ready,
+    seat_qishou,
+    self_win,
+    win_test,
+    win_test_on,
+    winner_order,
+)
 
 #: the final state written for a replay (``play_games``' ``final``): name -> size
-FINAL = (("concealed", 4 * 34), ("melded", 4 * 34), ("melds", 4 * MAX_MELDS * 3),
-         ("n_melds", 4), ("seen", 34), ("status", 4 * len(STATUS)), ("void", 4),
-         ("pos", len(POSITIONS)), ("model", MODEL_SLOTS), ("carry", CARRY_SLOTS))
+FINAL = (
+    ("concealed", 4 * 34),
+    ("melded", 4 * 34),
+    ("melds", 4 * MAX_MELDS * 3),
+    ("n_melds", 4),
+    ("seen", 34),
+    ("status", 4 * len(STATUS)),
+    ("void", 4),
+    ("pos", len(POSITIONS)),
+    ("model", MODEL_SLOTS),
+    ("carry", CARRY_SLOTS),
+)
 FINAL_SIZE = sum(size for _, size in FINAL)
 
 
@@ -83,8 +151,7 @@ def _open_kong(G, S, W, wall, rec, bots, s):
                 S.concealed[s, best] += 1
             else:
                 to_pile(S, s, W.offered[i])
-        return finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_GANGKAI), np.int64(-1),
-                           best)
+        return finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_GANGKAI), np.int64(-1), best)
     winners = ron_claims(G, S, W, bots, s, k, np.int64(R.WIN_GANGPAO))
     for j in range(1, 4):
         o = (s + j) % 4
@@ -100,8 +167,9 @@ def _open_kong(G, S, W, wall, rec, bots, s):
             to_pile(S, s, W.offered[i])
     if winners:
         winner_order(winners, s, W.order[:])
-        return finish_win(G, S, W, wall, rec, winners, np.int64(R.WIN_GANGPAO), s,
-                           W.tiles[W.order[0]])
+        return finish_win(
+            G, S, W, wall, rec, winners, np.int64(R.WIN_GANGPAO), s, W.tiles[W.order[0]]
+        )
     mark_ready(G, S, W, s)
     return -1
 
@@ -125,13 +193,11 @@ def _haidi(G, S, W, wall, rec, bots, cur):
     if legal:
         S.units[taker] = u
         S.bits[taker] = b
-        return finish_win(G, S, W, wall, rec, 1 << taker, np.int64(R.WIN_HAIDILAO),
-                           np.int64(-1), t)
+        return finish_win(G, S, W, wall, rec, 1 << taker, np.int64(R.WIN_HAIDILAO), np.int64(-1), t)
     S.concealed[taker, t] -= 1
     to_pile(S, taker, t)
     S.pos[P_TURNS] += 1
-    return win_on_discard(G, S, W, wall, rec, bots, taker, t, np.int64(R.WIN_HAIDIPAO),
-                           np.int64(1))
+    return win_on_discard(G, S, W, wall, rec, bots, taker, t, np.int64(R.WIN_HAIDIPAO), np.int64(1))
 
 
 @njit_borrowed
@@ -145,10 +211,10 @@ def fenzhang(G, S, W, wall, rec, cur):
         if t < 0:
             break
         S.concealed[o, t] += 1
-        if S.status[o, ST_DECLARED] and self_win(G, S, W, o, t, np.int64(R.WIN_HAIDILAO),
-                                                  np.int64(0)):
-            return finish_win(G, S, W, wall, rec, 1 << o, np.int64(R.WIN_HAIDILAO),
-                               np.int64(-1), t)
+        if S.status[o, ST_DECLARED] and self_win(
+            G, S, W, o, t, np.int64(R.WIN_HAIDILAO), np.int64(0)
+        ):
+            return finish_win(G, S, W, wall, rec, 1 << o, np.int64(R.WIN_HAIDILAO), np.int64(-1), t)
         S.concealed[o, t] -= 1
         to_pile(S, o, t)
     return -1
@@ -257,8 +323,7 @@ def play_hand(G, S, W, P, wall, dealer, bots, dice_seed, script, rec):
         assess(G, S, W, s, bots[s], np.int64(0))
         if st[s, ST_READY]:
             record_ready(G, S, W, rec, s)  # ready as dealt: turn 0
-    return play_from(G, S, W, P, wall, bots, dice_seed, rec, dealer, np.int64(-1),
-                     np.int64(0))
+    return play_from(G, S, W, P, wall, bots, dice_seed, rec, dealer, np.int64(-1), np.int64(0))
 
 
 @njit_borrowed
@@ -270,9 +335,9 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
     the pungs and chows only: nobody won on it): a rollout of the search bot
     (:mod:`mjsim.game.search`) resumes a hand at a discard, a win-or-pass or a claim."""
     conc, st = S.concealed, S.status
-    drawn = NO_TILE     # the tile the player to move just drew
-    drew = True         # the turn began with a draw (or is the dealer's first)
-    fresh = False       # that draw was a normal one, after the seat's own discard
+    drawn = NO_TILE  # the tile the player to move just drew
+    drew = True  # the turn began with a draw (or is the dealer's first)
+    fresh = False  # that draw was a normal one, after the seat's own discard
     self_kind = R.WIN_ZIMO
     while True:
         if claims:
@@ -295,10 +360,10 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
                     SC.mid_game(G, S, W, cur, rec)
                 # a normal draw completes only a hand that was ready (its status is of these
                 # 13 tiles); after the deal or a kong the hand is evaluated
-                if self_win(G, S, W, cur, np.int64(drawn), np.int64(self_kind),
-                             np.int64(fresh)):
-                    finish_win(G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1),
-                                np.int64(drawn))
+                if self_win(G, S, W, cur, np.int64(drawn), np.int64(self_kind), np.int64(fresh)):
+                    finish_win(
+                        G, S, W, wall, rec, 1 << cur, self_kind, np.int64(-1), np.int64(drawn)
+                    )
                     break
                 kind, how = own_kong(G, S, W, cur, np.int64(drawn), tiles_left(G, S))
                 if how != KONG_NONE:
@@ -309,15 +374,29 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
                     else:
                         # an added kong may be robbed (抢杠); the konger pays as discarder
                         conc[cur, kind] -= 1
-                        if win_on_discard(G, S, W, wall, rec, bots, cur, kind,
-                                           np.int64(R.WIN_QIANGGANG), np.int64(0)) >= 0:
+                        if (
+                            win_on_discard(
+                                G,
+                                S,
+                                W,
+                                wall,
+                                rec,
+                                bots,
+                                cur,
+                                kind,
+                                np.int64(R.WIN_QIANGGANG),
+                                np.int64(0),
+                            )
+                            >= 0
+                        ):
                             break
                         upgrade_pung(G, S, cur, i, np.int64(1))
                     SC.kong(G, S, cur, np.int64(15))
                     S.pos[P_KONGS] += 1
                     change_indicator(G, S, wall)
-                    cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
-                                                        how == KONG_OPEN)
+                    cur, drawn, self_kind = _after_kong(
+                        G, S, W, wall, rec, bots, cur, how == KONG_OPEN
+                    )
                     fresh = False
                     if drawn < 0:
                         break
@@ -327,8 +406,7 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
                 push_out(G, S, W, cur, np.int64(drawn), bots[cur])
                 t = drawn
                 conc[cur, t] -= 1
-                st[cur, ST_KEY], st[cur, ST_COST] = B.hand_key(G, S, W, cur, conc[cur],
-                                                               bots[cur])
+                st[cur, ST_KEY], st[cur, ST_COST] = B.hand_key(G, S, W, cur, conc[cur], bots[cur])
             else:
                 t = POL.discard(P, G, S, W, wall, rec, bots, dice_seed, cur)
                 conc[cur, t] -= 1
@@ -342,8 +420,12 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
         # ---- claims: win, then kong or pung, then chow
         if wins:
             POL.win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
-            if win_on_discard(G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO),
-                               np.int64(1)) >= 0:
+            if (
+                win_on_discard(
+                    G, S, W, wall, rec, bots, cur, t, np.int64(R.WIN_DIANPAO), np.int64(1)
+                )
+                >= 0
+            ):
                 break
         POL.claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t)
         claimer, claim, first = claim_on(G, S, W, bots, cur, t)
@@ -366,16 +448,18 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
             st[cur, ST_PASS_BAR] = 0  # a claim ends the bar on passed kinds, as a draw does
         drawn = NO_TILE
         drew = False
-        mtype = MELD_CHOW if claim == CLAIM_CHOW else MELD_PUNG if claim == CLAIM_PUNG \
-            else MELD_KONG
+        mtype = (
+            MELD_CHOW if claim == CLAIM_CHOW else MELD_PUNG if claim == CLAIM_PUNG else MELD_KONG
+        )
         take_for_meld(S, cur, t, first, np.int64(mtype), np.int64(-1))
         add_meld(G, S, cur, first, np.int64(mtype), discarder)
         if mtype == MELD_KONG:
             SC.kong(G, S, cur, np.int64(1 << discarder))
             S.pos[P_KONGS] += 1
             change_indicator(G, S, wall)
-            cur, drawn, self_kind = _after_kong(G, S, W, wall, rec, bots, cur,
-                                                claim == CLAIM_OPEN_KONG)
+            cur, drawn, self_kind = _after_kong(
+                G, S, W, wall, rec, bots, cur, claim == CLAIM_OPEN_KONG
+            )
             drew = True
             fresh = False
             if drawn < 0:
@@ -386,8 +470,9 @@ def play_from(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play_games(G, P, wall_key, dice_key, bots, start, walls, dice, script, out, final, S, W,
-               wall, lo, hi):
+def play_games(
+    G, P, wall_key, dice_key, bots, start, walls, dice, script, out, final, S, W, wall, lo, hi
+):
     """Games ``lo .. hi - 1`` of hands ``start .. start + n - 1`` (``n`` = rows of ``out``,
     ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
     ``wall`` buffer, and the discard policy ``P`` (:mod:`mjsim.game.policy`: ``()`` for

@@ -19,15 +19,23 @@ from numba import get_num_threads
 
 from ..kernels.rng import index_seed, stream_key
 from ..progress import compile_notice, progress_bar
-from ..rules import RuleSet, RulesError, load_rules
+from ..rules import RulesError, RuleSet, load_rules
 from ..walls import DICE_STREAM
 from ..walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
 from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
-from .state import (CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, kernel_code,
-                    new_scratch, new_state)
+from .state import (
+    CARRY_SLOTS,
+    MAX_MELDS,
+    MODEL_SLOTS,
+    POSITIONS,
+    STATUS,
+    kernel_code,
+    new_scratch,
+    new_state,
+)
 
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
@@ -71,13 +79,16 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
         if bot not in R.BOTS or (budget and bot != "search"):
             raise ValueError(f"unknown bot {name!r}; bots: {', '.join(R.BOTS)} (search:N)")
         if budget and not (budget.isdigit() and 1 <= int(budget) <= MAX_ROLLOUTS):
-            raise ValueError(f"a search budget is a whole number of worlds from 1 to "
-                             f"{MAX_ROLLOUTS}, got {name!r}")
+            raise ValueError(
+                f"a search budget is a whole number of worlds from 1 to "
+                f"{MAX_ROLLOUTS}, got {name!r}"
+            )
     if len(names) == 1:
         names *= 4
     if len(names) != 4:
-        raise ValueError(f"--bots needs one bot or four (one per seat), got {len(names)}: "
-                         f"{','.join(names)}")
+        raise ValueError(
+            f"--bots needs one bot or four (one per seat), got {len(names)}: {','.join(names)}"
+        )
     if len({_budget(n) for n in names if n.startswith("search")}) > 1:
         raise ValueError(f"one search budget per line-up, got {','.join(names)}")
     return tuple(names)
@@ -101,8 +112,7 @@ def with_rollouts(bots: Any, rollouts: int | None) -> tuple[str, str, str, str]:
 
 
 def _bot_codes(bots: Any) -> np.ndarray:
-    return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)],
-                    dtype=np.int64)
+    return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)], dtype=np.int64)
 
 
 def make_policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
@@ -112,17 +122,27 @@ def make_policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
     if not budgets:
         return HEURISTIC
     from .search import search_policy  # only where a seat searches
+
     return search_policy(wall_size, rec_size, budgets[0])
 
 
-def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
-         walls: np.ndarray = _NO_WALLS, dice: np.ndarray = _NO_DICE,
-         script: np.ndarray = _NO_SCRIPT, final: np.ndarray = _NO_FINAL,
-         readiness: bool = False) -> None:
+def _run(
+    g: GameConfig,
+    seed: int,
+    start: int,
+    out: np.ndarray,
+    bots: Any,
+    walls: np.ndarray = _NO_WALLS,
+    dice: np.ndarray = _NO_DICE,
+    script: np.ndarray = _NO_SCRIPT,
+    final: np.ndarray = _NO_FINAL,
+    readiness: bool = False,
+) -> None:
     """Play the hands of ``out``'s rows, the games split between numba's threads (each its
     own state; the engine releases the GIL); the readiness columns with ``readiness``."""
-    with compile_notice(kernel_code, "the game's shanten kernel (every rule set's)",
-                        KERNEL_SECONDS):
+    with compile_notice(
+        kernel_code, "the game's shanten kernel (every rule set's)", KERNEL_SECONDS
+    ):
         G = with_readiness(g.rules_arrays) if readiness else g.rules_arrays
     n_games = -(-len(out) // g.game_length)
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
@@ -131,13 +151,28 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
     names = parse_bots(bots)
 
     def games(lo: np.int64, hi: np.int64) -> None:
-        EN.play_games(G, make_policy(names, G.multiset.size, out.shape[1]), *keys, codes,
-                      np.int64(start), walls, dice, script, out, final, new_state(),
-                      new_scratch(), np.empty(G.multiset.size, dtype=np.int8), lo, hi)
+        EN.play_games(
+            G,
+            make_policy(names, G.multiset.size, out.shape[1]),
+            *keys,
+            codes,
+            np.int64(start),
+            walls,
+            dice,
+            script,
+            out,
+            final,
+            new_state(),
+            new_scratch(),
+            np.empty(G.multiset.size, dtype=np.int8),
+            lo,
+            hi,
+        )
 
     search = " with the search bot" if R.BOT_SEARCH in codes else ""
-    with compile_notice(EN.play_games, f"the game engine{search} ({g.model} model)",
-                        COMPILE_SECONDS):
+    with compile_notice(
+        EN.play_games, f"the game engine{search} ({g.model} model)", COMPILE_SECONDS
+    ):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it
@@ -145,8 +180,14 @@ def _run(g: GameConfig, seed: int, start: int, out: np.ndarray, bots: Any,
                 list(pool.map(games, cuts[:-1], cuts[1:]))
 
 
-def play_rows(rules: str | RuleSet, seed: int, start: int, n: int,
-              bots: Any = DEFAULT_BOTS, readiness: bool = False) -> np.ndarray:
+def play_rows(
+    rules: str | RuleSet,
+    seed: int,
+    start: int,
+    n: int,
+    bots: Any = DEFAULT_BOTS,
+    readiness: bool = False,
+) -> np.ndarray:
     """Records of hands ``start .. start + n - 1`` as ``int32[n, columns]`` (the columns of
     :func:`columns`). ``start`` must begin a game (a multiple of the rule set's game length:
     the dealer rotates inside a game). The readiness columns (:data:`R.READINESS`) are
@@ -155,8 +196,10 @@ def play_rows(rules: str | RuleSet, seed: int, start: int, n: int,
     g = game_config(load_rules(rules))
     length = g.game_length
     if start < 0 or n < 0 or start % length:
-        raise ValueError(f"start must be a non-negative multiple of {length} (a game's hands) "
-                         f"and n >= 0 (got start={start}, n={n})")
+        raise ValueError(
+            f"start must be a non-negative multiple of {length} (a game's hands) "
+            f"and n >= 0 (got start={start}, n={n})"
+        )
     if start + n >= 2**31:
         raise ValueError(f"hand indices must stay below 2**31 (start + n = {start + n})")
     out = np.zeros((n, len(g.columns)), dtype=np.int32)
@@ -179,8 +222,9 @@ def game_length(rules: str | RuleSet) -> int:
     return game_config(load_rules(rules)).game_length
 
 
-def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int,
-             readiness: bool = False) -> pd.DataFrame:
+def to_frame(
+    rules: str | RuleSet, rows: np.ndarray, seed: int, readiness: bool = False
+) -> pd.DataFrame:
     """Records of ``rules`` as a DataFrame, the readiness columns only where they were
     recorded (``readiness``); ``attrs`` say the game length and the scoring model's
     patterns."""
@@ -188,13 +232,22 @@ def to_frame(rules: str | RuleSet, rows: np.ndarray, seed: int,
     df = R.to_frame(rows, seed, g.columns, g.wide)
     if not readiness:
         df = df.drop(columns=list(R.READINESS))
-    df.attrs.update(game_length=g.game_length, patterns=[p.id for p in g.patterns],
-                    patterns_zh=[p.name_zh for p in g.patterns])
+    df.attrs.update(
+        game_length=g.game_length,
+        patterns=[p.id for p in g.patterns],
+        patterns_zh=[p.name_zh for p in g.patterns],
+    )
     return df
 
 
-def play_frame(rules: str | RuleSet, n: int, seed: int = 0, bots: Any = DEFAULT_BOTS,
-               progress: bool = False, readiness: bool = False) -> pd.DataFrame:
+def play_frame(
+    rules: str | RuleSet,
+    n: int,
+    seed: int = 0,
+    bots: Any = DEFAULT_BOTS,
+    progress: bool = False,
+    readiness: bool = False,
+) -> pd.DataFrame:
     """A DataFrame of ``n`` played hands (columns: :func:`columns`, ``seed`` first; the
     readiness columns with ``readiness``)."""
     rules = load_rules(rules)
@@ -210,12 +263,21 @@ def play_frame(rules: str | RuleSet, n: int, seed: int = 0, bots: Any = DEFAULT_
 
 
 def _unpack(final: np.ndarray) -> dict[str, np.ndarray]:
-    shapes = {"concealed": (4, 34), "melded": (4, 34), "melds": (4, MAX_MELDS, 3),
-              "n_melds": (4,), "seen": (34,), "status": (4, len(STATUS)), "void": (4,),
-              "pos": (len(POSITIONS),), "model": (MODEL_SLOTS,), "carry": (CARRY_SLOTS,)}
+    shapes = {
+        "concealed": (4, 34),
+        "melded": (4, 34),
+        "melds": (4, MAX_MELDS, 3),
+        "n_melds": (4,),
+        "seen": (34,),
+        "status": (4, len(STATUS)),
+        "void": (4,),
+        "pos": (len(POSITIONS),),
+        "model": (MODEL_SLOTS,),
+        "carry": (CARRY_SLOTS,),
+    }
     out, at = {}, 0
     for name, size in EN.FINAL:
-        out[name] = final[at:at + size].reshape(shapes[name])
+        out[name] = final[at : at + size].reshape(shapes[name])
         at += size
     out["concealed"] = out["concealed"].astype(np.uint8)
     for i, name in enumerate(POSITIONS):
@@ -227,17 +289,25 @@ def _script(burn: int, melds: tuple) -> np.ndarray:
     values = [burn]
     for meld in melds:
         if len(meld) not in (3, 4):
-            raise ValueError(f"a scripted meld is (seat, kind, MELD_*) or (seat, kind, MELD_*, "
-                             f"source seat), got {meld!r}")
+            raise ValueError(
+                f"a scripted meld is (seat, kind, MELD_*) or (seat, kind, MELD_*, "
+                f"source seat), got {meld!r}"
+            )
         seat, kind, mtype, source = (*meld, -1) if len(meld) == 3 else meld
         values += [seat + 1, kind, mtype, source + 1]
     return np.array(values + [0], dtype=np.int64)
 
 
-def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
-               bots: Any = DEFAULT_BOTS, burn: int = 0, melds: tuple = (),
-               dice_seeds: tuple[int, ...] = (), readiness: bool = False
-               ) -> tuple[list[dict[str, int]], dict[str, Any]]:
+def play_walls(
+    rules: str | RuleSet,
+    walls: np.ndarray,
+    dealer: int = 0,
+    bots: Any = DEFAULT_BOTS,
+    burn: int = 0,
+    melds: tuple = (),
+    dice_seeds: tuple[int, ...] = (),
+    readiness: bool = False,
+) -> tuple[list[dict[str, int]], dict[str, Any]]:
     """Play given ``walls`` (kinds, head first; at most one game's hands) as consecutive
     hands of one game, the first dealt by ``dealer``, each next one by the rules' next
     dealer, with what a game carries from hand to hand (荒番): the records as dicts and the
@@ -254,8 +324,9 @@ def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
     g = game_config(rules)
     walls = np.asarray(walls, dtype=np.int8)
     if walls.ndim != 2 or not 1 <= len(walls) <= g.game_length:
-        raise ValueError(f"walls must be 1 to {g.game_length} walls (one game), got shape "
-                         f"{walls.shape}")
+        raise ValueError(
+            f"walls must be 1 to {g.game_length} walls (one game), got shape {walls.shape}"
+        )
     for wall in walls:
         if sorted(wall.tolist()) != sorted(g.spec.multiset.tolist()):
             raise RulesError(f"a {rules.id} wall must hold its {g.spec.size} tiles exactly once")
@@ -266,26 +337,39 @@ def play_walls(rules: str | RuleSet, walls: np.ndarray, dealer: int = 0,
         raise ValueError(f"dice_seeds: one per wall ({len(walls)}), got {len(seeds)}")
     out = np.zeros((len(walls), len(g.columns)), dtype=np.int32)
     final = np.zeros(EN.FINAL_SIZE, dtype=np.int64)
-    dice = np.array([[dealer if i == 0 else -1, np.int64(np.uint64(seed).view(np.int64))]
-                     for i, seed in enumerate(seeds)], dtype=np.int64)
+    dice = np.array(
+        [
+            [dealer if i == 0 else -1, np.int64(np.uint64(seed).view(np.int64))]
+            for i, seed in enumerate(seeds)
+        ],
+        dtype=np.int64,
+    )
     _run(g, 0, 0, out, bots, walls, dice, _script(burn, melds), final, readiness)
     out[:, R.C_INDEX] = np.arange(len(walls))
     out[:, R.C_GAME] = 0
     return [dict(zip(g.columns, row.tolist())) for row in out], _unpack(final)
 
 
-def play_wall(rules: str | RuleSet, wall: np.ndarray, dealer: int = 0,
-              bots: Any = DEFAULT_BOTS, burn: int = 0, melds: tuple = (), dice_seed: int = 0
-              ) -> tuple[dict[str, int], dict[str, Any]]:
+def play_wall(
+    rules: str | RuleSet,
+    wall: np.ndarray,
+    dealer: int = 0,
+    bots: Any = DEFAULT_BOTS,
+    burn: int = 0,
+    melds: tuple = (),
+    dice_seed: int = 0,
+) -> tuple[dict[str, int], dict[str, Any]]:
     """Play one hand on a given ``wall`` (kinds, head first), the first of a game: its
     record as a dict and the final state (see :func:`play_walls`)."""
-    recs, final = play_walls(rules, np.asarray(wall)[None, :], dealer, bots, burn, melds,
-                             (dice_seed,))
+    recs, final = play_walls(
+        rules, np.asarray(wall)[None, :], dealer, bots, burn, melds, (dice_seed,)
+    )
     return recs[0], final
 
 
-def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS,
-           readiness: bool = False) -> dict[str, int]:
+def replay(
+    rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS, readiness: bool = False
+) -> dict[str, int]:
     """The record of hand ``index`` of ``seed`` replayed from the walls and dice of its game
     alone (the game's hands up to it, from the game's first dealer; the readiness columns
     with ``readiness``)."""
@@ -296,8 +380,9 @@ def replay(rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
     key = stream_key(seed, DICE_STREAM)
     ws = _walls(rules, seed, first, index - first + 1)
     seeds = tuple(int(index_seed(key, i)) for i in range(first, index + 1))
-    recs, _ = play_walls(rules, ws, (first // length) % 4, bots, dice_seeds=seeds,
-                         readiness=readiness)
+    recs, _ = play_walls(
+        rules, ws, (first // length) % 4, bots, dice_seeds=seeds, readiness=readiness
+    )
     rec = recs[-1]
     rec["index"] = index
     rec["game"] = index // length

@@ -57,8 +57,10 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 @overload(discard, jit_options={"_nrt": False, "cache": True})
 def _typed(P, G, S, W, wall, rec, bots, dice_seed, s):
     if isinstance(P, types.BaseTuple) and len(P) == 0:
+
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, s):
             return B.choose_discard(G, S, W, s, bots[s])
+
         return heuristic
     return _hook(P, 0, "discard")
 
@@ -72,8 +74,10 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 @overload(win_or_pass, jit_options={"_nrt": False, "cache": True})
 def _typed_win(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     if isinstance(P, types.BaseTuple) and len(P) == 0:
+
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             return None
+
         return heuristic
     return _hook(P, 1, "win-or-pass")
 
@@ -88,7 +92,9 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 @overload(claim, jit_options={"_nrt": False, "cache": True})
 def _typed_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     if isinstance(P, types.BaseTuple) and len(P) == 0:
+
         def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             return None
+
         return heuristic
     return _hook(P, 2, "claim")

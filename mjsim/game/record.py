@@ -29,10 +29,28 @@ OUTCOMES = ("draw", "win", "qishou_end")
 OUT_DRAW, OUT_WIN, OUT_QISHOU_END = range(3)
 
 #: how the hand was won (one kind per hand; several winners share it)
-WIN_KINDS = ("none", "zimo", "dianpao", "qianggang", "gangshang_kaihua", "gangshang_pao",
-             "haidi_laoyue", "haidi_pao", "bonus")
-WIN_NONE, WIN_ZIMO, WIN_DIANPAO, WIN_QIANGGANG, WIN_GANGKAI, WIN_GANGPAO, WIN_HAIDILAO, \
-    WIN_HAIDIPAO, WIN_BONUS = range(9)
+WIN_KINDS = (
+    "none",
+    "zimo",
+    "dianpao",
+    "qianggang",
+    "gangshang_kaihua",
+    "gangshang_pao",
+    "haidi_laoyue",
+    "haidi_pao",
+    "bonus",
+)
+(
+    WIN_NONE,
+    WIN_ZIMO,
+    WIN_DIANPAO,
+    WIN_QIANGGANG,
+    WIN_GANGKAI,
+    WIN_GANGPAO,
+    WIN_HAIDILAO,
+    WIN_HAIDIPAO,
+    WIN_BONUS,
+) = range(9)
 WIN_KINDS_ZH = ("", "自摸", "点炮", "抢杠", "杠上开花", "杠上炮", "海底捞月", "海底炮", "花胡")
 #: win kinds that all three others pay (self-drawn); ``bonus`` is a win by bonus tiles set
 #: aside (八花齐, values.bonus_win)
@@ -70,34 +88,93 @@ def seat_columns(name: str) -> tuple[str, ...]:
 
 #: the columns every record has, in order
 COMMON = (
-    "index", "game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "n_winners",
-    "discarder", "win_tile", "wild_kind",
-    *seat_columns("units"), *seat_columns("patterns"), *seat_columns("void"),
-    *seat_columns("bonus"), *seat_columns("pay"),
-    "turns", "tiles_left", "kongs", "open_kongs", "declared", "locked", "passed",
-    "ready_end", *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
-    *seat_columns("ready_waits_hi"), *seat_columns("ready_live"), *seat_columns("ready_shape"),
-    "ready_open", *seat_columns("declare_turn"), "claimed",
+    "index",
+    "game",
+    "dealer",
+    "next_dealer",
+    "outcome",
+    "win_kind",
+    "winners",
+    "n_winners",
+    "discarder",
+    "win_tile",
+    "wild_kind",
+    *seat_columns("units"),
+    *seat_columns("patterns"),
+    *seat_columns("void"),
+    *seat_columns("bonus"),
+    *seat_columns("pay"),
+    "turns",
+    "tiles_left",
+    "kongs",
+    "open_kongs",
+    "declared",
+    "locked",
+    "passed",
+    "ready_end",
+    *seat_columns("ready_turn"),
+    *seat_columns("ready_waits_lo"),
+    *seat_columns("ready_waits_hi"),
+    *seat_columns("ready_live"),
+    *seat_columns("ready_shape"),
+    "ready_open",
+    *seat_columns("declare_turn"),
+    "claimed",
 )
 _AT = {name: i for i, name in enumerate(COMMON)}
-C_INDEX, C_GAME, C_DEALER, C_NEXT_DEALER, C_OUTCOME, C_WIN_KIND, C_WINNERS, C_N_WINNERS, \
-    C_DISCARDER, C_WIN_TILE, C_WILD_KIND = range(11)
+(
+    C_INDEX,
+    C_GAME,
+    C_DEALER,
+    C_NEXT_DEALER,
+    C_OUTCOME,
+    C_WIN_KIND,
+    C_WINNERS,
+    C_N_WINNERS,
+    C_DISCARDER,
+    C_WIN_TILE,
+    C_WILD_KIND,
+) = range(11)
 C_UNITS, C_PATTERNS, C_VOID, C_BONUS, C_PAY = (
-    _AT[f"{g}_0"] for g in ("units", "patterns", "void", "bonus", "pay"))
-C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE, C_READY_SHAPE, \
-    C_DECLARE_TURN = (_AT[f"{g}_0"] for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi",
-                                              "ready_live", "ready_shape", "declare_turn"))
+    _AT[f"{g}_0"] for g in ("units", "patterns", "void", "bonus", "pay")
+)
+C_READY_TURN, C_READY_WAITS_LO, C_READY_WAITS_HI, C_READY_LIVE, C_READY_SHAPE, C_DECLARE_TURN = (
+    _AT[f"{g}_0"]
+    for g in (
+        "ready_turn",
+        "ready_waits_lo",
+        "ready_waits_hi",
+        "ready_live",
+        "ready_shape",
+        "declare_turn",
+    )
+)
 C_READY_OPEN, C_CLAIMED = _AT["ready_open"], _AT["claimed"]
 #: ``ready_waits_lo`` holds the winning kinds 0–16 (bit k), ``ready_waits_hi`` 17–33
 WAITS_SPLIT = 17
-C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_PASSED, \
-    C_READY_END = (_AT[c] for c in ("turns", "tiles_left", "kongs", "open_kongs", "declared",
-                                    "locked", "passed", "ready_end"))
+C_TURNS, C_TILES_LEFT, C_KONGS, C_OPEN_KONGS, C_DECLARED, C_LOCKED, C_PASSED, C_READY_END = (
+    _AT[c]
+    for c in (
+        "turns",
+        "tiles_left",
+        "kongs",
+        "open_kongs",
+        "declared",
+        "locked",
+        "passed",
+        "ready_end",
+    )
+)
 N_COMMON = len(COMMON)
 #: the readiness columns: recorded only in runs that ask for them (the waits study)
-READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
-             *seat_columns("ready_waits_hi"), *seat_columns("ready_live"),
-             *seat_columns("ready_shape"), "ready_open")
+READINESS = (
+    *seat_columns("ready_turn"),
+    *seat_columns("ready_waits_lo"),
+    *seat_columns("ready_waits_hi"),
+    *seat_columns("ready_live"),
+    *seat_columns("ready_shape"),
+    "ready_open",
+)
 
 #: bitmask columns (bit s is seat s); ``ready_end`` marks the seats ready when a hand is
 #: drawn (0 for other outcomes), ``passed`` the seats that passed a win on another's discard
@@ -111,8 +188,7 @@ READINESS = (*seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
 #: the seats that had an exposed meld then; ``declare_turn_<s>`` the discard on which seat
 #: ``s`` declared ready (报听, 敲; 0: never); ``claimed`` the seats that melded another's
 #: discard (an exposed meld at the hand's end)
-SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open",
-              "claimed")
+SEAT_MASKS = ("winners", "declared", "locked", "passed", "ready_end", "ready_open", "claimed")
 
 
 def seat_bits(masks) -> np.ndarray:
@@ -124,9 +200,19 @@ def seat_bits(masks) -> np.ndarray:
     return (np.asarray(masks, dtype=np.int64)[:, None] >> np.arange(4)) & 1 == 1
 
 
-_WIDE = {"index", "game", "turns", "tiles_left", *seat_columns("pay"), *seat_columns("patterns"),
-         *seat_columns("units"), *seat_columns("ready_turn"), *seat_columns("ready_waits_lo"),
-         *seat_columns("ready_waits_hi"), *seat_columns("declare_turn")}
+_WIDE = {
+    "index",
+    "game",
+    "turns",
+    "tiles_left",
+    *seat_columns("pay"),
+    *seat_columns("patterns"),
+    *seat_columns("units"),
+    *seat_columns("ready_turn"),
+    *seat_columns("ready_waits_lo"),
+    *seat_columns("ready_waits_hi"),
+    *seat_columns("declare_turn"),
+}
 
 
 def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[str, ...]:
@@ -136,8 +222,9 @@ def layout(model_columns: tuple[str, ...], sources: tuple[str, ...]) -> tuple[st
     return COMMON + tuple(model_columns) + pays
 
 
-def to_frame(rows: np.ndarray, seed: int, columns: tuple[str, ...],
-             wide: tuple[str, ...] = ()) -> pd.DataFrame:
+def to_frame(
+    rows: np.ndarray, seed: int, columns: tuple[str, ...], wide: tuple[str, ...] = ()
+) -> pd.DataFrame:
     """A DataFrame of records (``int32[n, len(columns)]``), with ``seed`` as its first column;
     counts and amounts are int32, the ``wide`` model columns too, the rest int8.
 
@@ -152,6 +239,7 @@ def to_frame(rows: np.ndarray, seed: int, columns: tuple[str, ...],
     data = {"seed": np.full(len(rows), seed, dtype=np.int64)}
     for i, name in enumerate(columns):
         is_wide = name in _WIDE or name in wide or name.startswith("pay_")
-        data[name] = rows[:, i].astype(np.int64 if name == "index" else
-                                       np.int32 if is_wide else np.int8)
+        data[name] = rows[:, i].astype(
+            np.int64 if name == "index" else np.int32 if is_wide else np.int8
+        )
     return pd.DataFrame(data)

@@ -70,9 +70,27 @@ from . import record as R
 from . import values as V
 from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
 from .policy import DEFAULT_ROLLOUTS, register
-from .state import (CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_CHOW, CLAIM_TAKE_PUNG, P_HEAD,
-                    P_TAIL, P_TURNS, RON_PASS, RON_WIN, ST_CLAIM, ST_COST, ST_DECLARED,
-                    ST_KEY, ST_LOCKED, ST_RON, copy_array, copy_state, cost, new_state)
+from .state import (
+    CLAIM_BY_BOT,
+    CLAIM_DECLINE,
+    CLAIM_TAKE_CHOW,
+    CLAIM_TAKE_PUNG,
+    P_HEAD,
+    P_TAIL,
+    P_TURNS,
+    RON_PASS,
+    RON_WIN,
+    ST_CLAIM,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_LOCKED,
+    ST_RON,
+    copy_array,
+    copy_state,
+    cost,
+    new_state,
+)
 from .wins import assess, ready_undeclared
 
 #: ``SearchPolicy.params``: the fewest and most worlds a decision plays, how many candidates,
@@ -81,11 +99,17 @@ from .wins import assess, ready_undeclared
 #: 0: uniform tiles, for comparison); ``claims``: whether pungs and chows are weighed (0, the
 #: default: the efficiency bot's; the measured gains are without; ``mjsim advise --claim``
 #: weighs them always)
-PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo",
-          "claims")
+PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo", "claims")
 MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS = range(len(PARAMS))
-DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
-            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 0}
+DEFAULTS = {
+    "min_rollouts": 16,
+    "max_rollouts": DEFAULT_ROLLOUTS,
+    "candidates": 3,
+    "max_cost": 2,
+    "spread": 1,
+    "tempo": 1,
+    "claims": 0,
+}
 #: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
@@ -94,9 +118,22 @@ DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 
 #: worlds redrawn for dealing a seat a ready hand it would have declared, and the worlds
 #: played so all the same (:data:`MAX_REDRAWS` draws used up); the claims searched, their
 #: worlds, and those that left the efficiency choice
-COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
-          "hidden", "real_cost", "world_cost", "redrawn", "impossible",
-          "claims_searched", "claims_worlds", "claims_changed")
+COUNTS = (
+    "searched",
+    "worlds",
+    "changed",
+    "wins_searched",
+    "wins_worlds",
+    "passed",
+    "hidden",
+    "real_cost",
+    "world_cost",
+    "redrawn",
+    "impossible",
+    "claims_searched",
+    "claims_worlds",
+    "claims_changed",
+)
 HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE, CLAIMS_SEARCHED = range(6, 12)
 #: the kinds of decision searched: a discard, a win or a pass on another's discard, a claim
 #: (a pung, a chow or neither) on it
@@ -120,7 +157,7 @@ MAX_WORLDS = 1 << 20
 MAX_REDRAWS = 32
 _SALT = np.uint64(0x7365617263680000)  # "search"
 _SALT_WIN = np.uint64(0x7061737300000000)  # "pass": a win-or-pass decision's worlds
-_SALT_CLAIM = np.uint64(0x636c61696d000000)  # "claim": a claim decision's worlds
+_SALT_CLAIM = np.uint64(0x636C61696D000000)  # "claim": a claim decision's worlds
 
 #: one thread's buffers for the search (the engine's policy value for a search run): the
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
@@ -128,13 +165,21 @@ _SALT_CLAIM = np.uint64(0x636c61696d000000)  # "claim": a claim decision's world
 #: costs and worlds played, every discard's key (−1: not allowed), cost and live improving
 #: tiles (candidate selection), :data:`PARAMS`, :data:`COUNTS`, and the first decisions'
 #: :data:`TRACE` per candidate (benchmarks; none unless asked for)
-SearchPolicy = namedtuple("SearchPolicy", "world roll wall roll_wall rec pool payoffs won "
-                                          "cands keys costs played all_keys all_costs live "
-                                          "params counts trace")
+SearchPolicy = namedtuple(
+    "SearchPolicy",
+    "world roll wall roll_wall rec pool payoffs won "
+    "cands keys costs played all_keys all_costs live "
+    "params counts trace",
+)
 
 
-def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_rollouts"],
-                  trace: int = 0, **params: int) -> SearchPolicy:
+def search_policy(
+    wall_size: int,
+    rec_size: int,
+    rollouts: int = DEFAULTS["max_rollouts"],
+    trace: int = 0,
+    **params: int,
+) -> SearchPolicy:
     """Buffers for one thread's search over walls of ``wall_size`` tiles and records of
     ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name),
     the :data:`TRACE` of the first ``trace`` decisions kept."""
@@ -144,16 +189,25 @@ def search_policy(wall_size: int, rec_size: int, rollouts: int = DEFAULTS["max_r
     values["min_rollouts"] = min(values["min_rollouts"], rollouts)
     n = values["candidates"]
     return SearchPolicy(
-        world=new_state(), roll=new_state(), wall=np.zeros(wall_size, np.int8),
-        roll_wall=np.zeros(wall_size, np.int8), rec=np.zeros(rec_size, np.int32),
-        pool=np.zeros(wall_size, np.int64), payoffs=np.zeros((rollouts, n), np.float64),
+        world=new_state(),
+        roll=new_state(),
+        wall=np.zeros(wall_size, np.int8),
+        roll_wall=np.zeros(wall_size, np.int8),
+        rec=np.zeros(rec_size, np.int32),
+        pool=np.zeros(wall_size, np.int64),
+        payoffs=np.zeros((rollouts, n), np.float64),
         won=np.zeros((rollouts, n), np.uint8),
-        cands=np.zeros(n, np.int64), keys=np.zeros(n, np.int64), costs=np.zeros(n, np.int64),
-        played=np.zeros(n, np.int64), all_keys=np.zeros(34, np.int64),
-        all_costs=np.zeros(34, np.int64), live=np.zeros(34, np.int64),
+        cands=np.zeros(n, np.int64),
+        keys=np.zeros(n, np.int64),
+        costs=np.zeros(n, np.int64),
+        played=np.zeros(n, np.int64),
+        all_keys=np.zeros(34, np.int64),
+        all_costs=np.zeros(34, np.int64),
+        live=np.zeros(34, np.int64),
         params=np.array([values[p] for p in PARAMS], np.int64),
         counts=np.zeros(len(COUNTS), np.int64),
-        trace=np.zeros((trace, n, len(TRACE)), np.float64))
+        trace=np.zeros((trace, n, len(TRACE)), np.float64),
+    )
 
 
 @njit_borrowed
@@ -166,8 +220,9 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     n = _candidates(P, G, S, W, s, choice)
     if n < 2:
         return choice
-    best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, s, np.int64(-1),
-                     np.int64(DISCARD))
+    best = _rollouts(
+        P, G, S, W, wall, rec, bots, dice_seed, s, n, s, np.int64(-1), np.int64(DISCARD)
+    )
     S.status[s, ST_KEY] = P.keys[best]
     S.status[s, ST_COST] = P.costs[best]
     return P.cands[best]
@@ -186,8 +241,9 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
         if bots[s] != R.BOT_SEARCH or not may_pass_win(G, S, W, s, discarder, t):
             continue
         P.cands[0], P.cands[1] = RON_WIN, RON_PASS
-        best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t,
-                         np.int64(WIN))
+        best = _rollouts(
+            P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t, np.int64(WIN)
+        )
         S.status[s, ST_RON] = P.cands[best]
 
 
@@ -204,8 +260,9 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             continue
         n = _claim_candidates(P, G, S, W, bots, s, discarder, t)
         if n >= 2:
-            best = _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, discarder, t,
-                             np.int64(CLAIM))
+            best = _rollouts(
+                P, G, S, W, wall, rec, bots, dice_seed, s, n, discarder, t, np.int64(CLAIM)
+            )
             S.status[s, ST_CLAIM] = P.cands[best]
 
 
@@ -248,8 +305,11 @@ def _claim_candidates(P, G, S, W, bots, s, discarder, t):
     while m < P.params[CANDIDATES]:
         pick = -1
         for i in range(n):
-            if P.live[i] > 0 and P.live[i] != own and (
-                    pick < 0 or P.all_keys[i] < P.all_keys[pick]):
+            if (
+                P.live[i] > 0
+                and P.live[i] != own
+                and (pick < 0 or P.all_keys[i] < P.all_keys[pick])
+            ):
                 pick = i
         if pick < 0:
             break
@@ -283,8 +343,9 @@ def _candidates(P, G, S, W, s, choice):
             if P.all_keys[d] < 0 or P.all_costs[d] != level or d == choice:
                 continue
             counts[d] -= 1
-            P.live[d] = B.tile_scan(G, S, W, s, counts, n_fams, level, np.int64(-1),
-                                    np.int64(d), c14)
+            P.live[d] = B.tile_scan(
+                G, S, W, s, counts, n_fams, level, np.int64(-1), np.int64(d), c14
+            )
             counts[d] += 1
         while n < P.params[CANDIDATES]:
             pick = -1
@@ -421,12 +482,24 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         # whose compile is under way (the search's own hand loop) as a recursive one, whose
         # cached code names this signature of the hand loop by a process-local id
         if what == DISCARD:
-            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s,
-                         P.cands[c], np.int64(0))
+            EN.play_from(
+                G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s, P.cands[c], np.int64(0)
+            )
         else:
             P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
-            EN.play_from(G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, cur, tile,
-                         np.int64(1 if what == WIN else 2))  # a claim: nobody won on it
+            EN.play_from(
+                G,
+                P.roll,
+                W,
+                (),
+                P.roll_wall,
+                bots,
+                dice_seed,
+                P.rec,
+                cur,
+                tile,
+                np.int64(1 if what == WIN else 2),
+            )  # a claim: nobody won on it
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
         P.won[r, c] = 1 if won else 0

@@ -29,20 +29,36 @@ from .state import M_KIND, M_TYPE, wild_held
 ROLE_EDGE, ROLE_CLOSED, ROLE_SINGLE, ROLE_OPEN, ROLE_PUNG, ROLE_OTHER = 1, 2, 4, 8, 16, 32
 
 #: wait shapes, by code (0: not ready)
-SHAPES = ("none", "open", "edge", "closed", "single", "double_pung", "several", "wild",
-          "other")
+SHAPES = ("none", "open", "edge", "closed", "single", "double_pung", "several", "wild", "other")
 SHAPES_ZH = ("", "两面", "边张", "嵌张", "单吊", "对倒", "多面", "含百搭", "特殊")
-SHAPE_NONE, SHAPE_OPEN, SHAPE_EDGE, SHAPE_CLOSED, SHAPE_SINGLE, SHAPE_DOUBLE_PUNG, \
-    SHAPE_SEVERAL, SHAPE_WILD, SHAPE_OTHER = range(len(SHAPES))
+(
+    SHAPE_NONE,
+    SHAPE_OPEN,
+    SHAPE_EDGE,
+    SHAPE_CLOSED,
+    SHAPE_SINGLE,
+    SHAPE_DOUBLE_PUNG,
+    SHAPE_SEVERAL,
+    SHAPE_WILD,
+    SHAPE_OTHER,
+) = range(len(SHAPES))
 #: a winning kind's role where decompositions differ: the widest first (45567s waiting on
 #: 6s is 两面 as 456 + 57, though 567 + 45 reads it 嵌)
-_WIDEST = np.array([ROLE_OPEN, ROLE_PUNG, ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, ROLE_OTHER],
-                   dtype=np.int64)
+_WIDEST = np.array(
+    [ROLE_OPEN, ROLE_PUNG, ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, ROLE_OTHER], dtype=np.int64
+)
 #: a wait all of one role: that role, its shape, the most kinds it has
-_ONE_ROLE = np.array([[ROLE_OPEN, SHAPE_OPEN, 2], [ROLE_EDGE, SHAPE_EDGE, 1],
-                      [ROLE_CLOSED, SHAPE_CLOSED, 1], [ROLE_SINGLE, SHAPE_SINGLE, 1],
-                      [ROLE_PUNG, SHAPE_DOUBLE_PUNG, 2], [ROLE_OTHER, SHAPE_OTHER, 34]],
-                     dtype=np.int64)
+_ONE_ROLE = np.array(
+    [
+        [ROLE_OPEN, SHAPE_OPEN, 2],
+        [ROLE_EDGE, SHAPE_EDGE, 1],
+        [ROLE_CLOSED, SHAPE_CLOSED, 1],
+        [ROLE_SINGLE, SHAPE_SINGLE, 1],
+        [ROLE_PUNG, SHAPE_DOUBLE_PUNG, 2],
+        [ROLE_OTHER, SHAPE_OTHER, 34],
+    ],
+    dtype=np.int64,
+)
 
 
 @njit_borrowed
@@ -142,8 +158,12 @@ def family_takes(G, f, pair, pung, chow, flags, suits, honours, n_concealed):
     if form == K.CONSTRAINED:
         need = G.families[f, 3]
         has_pung = pung or (flags & PUNG) != 0 or (G.families[f, 4] != 0 and pair == 33)
-        return n_suits >= G.families[f, 5] and ((need & YAO) == 0 or (flags & YAO) != 0) \
-            and ((need & PUNG) == 0 or has_pung) and ((need & CHOW) == 0 or has_chow)
+        return (
+            n_suits >= G.families[f, 5]
+            and ((need & YAO) == 0 or (flags & YAO) != 0)
+            and ((need & PUNG) == 0 or has_pung)
+            and ((need & CHOW) == 0 or has_chow)
+        )
     if form == K.ALL_PUNGS:
         return not has_chow
     if form == K.ONE_SUIT:

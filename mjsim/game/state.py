@@ -37,10 +37,17 @@ from ..kernels import shanten as K
 from ..kernels.arrayref import arrays_at
 from ..kernels.callref import address_of, caller
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import (MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, hand_cost_inline,
-                              meld_flags)
+from ..kernels.shanten import (
+    MELD_CHOW,
+    MELD_CKONG,
+    MELD_KONG,
+    MELD_PUNG,
+    hand_cost_inline,
+    meld_flags,
+)
 from ..tables.suits import INF
 from . import values as V
+
 #: columns of a meld row: its first kind, its type, the seat it was claimed from (−1: own)
 M_KIND, M_TYPE, M_FROM = range(3)
 #: per-seat status columns (``State.status``)
@@ -51,12 +58,44 @@ M_KIND, M_TYPE, M_FROM = range(3)
 #: seat's next chance to win on another's tile, :data:`RON_BOT` … :data:`RON_PASS`;
 #: ``passed``: 1 once the seat has passed a win on another's discard this hand; ``claim``: a
 #: claim choice made for the seat on the discard now claimed, :data:`CLAIM_BY_BOT` …)
-STATUS = ("locked", "declared", "pass_bar", "pass_kind", "pass_turn", "sixi_done", "lls_done",
-          "ready", "bonus", "qishou_done", "key", "cost", "tenpai", "push", "ron", "passed",
-          "claim")
-ST_LOCKED, ST_DECLARED, ST_PASS_BAR, ST_PASS_KIND, ST_PASS_TURN, ST_SIXI_DONE, ST_LLS_DONE, \
-    ST_READY, ST_BONUS, ST_QS_DONE, ST_KEY, ST_COST, ST_TENPAI, ST_PUSH, ST_RON, ST_PASSED, \
-    ST_CLAIM = range(len(STATUS))
+STATUS = (
+    "locked",
+    "declared",
+    "pass_bar",
+    "pass_kind",
+    "pass_turn",
+    "sixi_done",
+    "lls_done",
+    "ready",
+    "bonus",
+    "qishou_done",
+    "key",
+    "cost",
+    "tenpai",
+    "push",
+    "ron",
+    "passed",
+    "claim",
+)
+(
+    ST_LOCKED,
+    ST_DECLARED,
+    ST_PASS_BAR,
+    ST_PASS_KIND,
+    ST_PASS_TURN,
+    ST_SIXI_DONE,
+    ST_LLS_DONE,
+    ST_READY,
+    ST_BONUS,
+    ST_QS_DONE,
+    ST_KEY,
+    ST_COST,
+    ST_TENPAI,
+    ST_PUSH,
+    ST_RON,
+    ST_PASSED,
+    ST_CLAIM,
+) = range(len(STATUS))
 PUSH_NONE = 1
 #: ``status[s, ST_RON]``: the seat's bot decides; it wins; it passes (a search seat's rollouts)
 RON_BOT, RON_WIN, RON_PASS = range(3)
@@ -71,12 +110,42 @@ CLAIM_BY_BOT, CLAIM_DECLINE, CLAIM_TAKE_PUNG, CLAIM_TAKE_CHOW = range(4)
 #: (0: the wall's last tile); ``reserved``: the reserve slots used, a bit each;
 #: ``bao_changes``: 换宝 so far; ``wild_draw``: how the win being valued uses a declared
 #: seat's drawn tile (:data:`DRAW_NATURAL` …) and ``wild_tile`` that tile's kind)
-POSITIONS = ("head", "tail", "turns", "kongs", "open_kongs", "dealer", "winner", "replaced",
-             "dead", "last", "bao", "bao_slot", "reserved", "bao_changes", "wild_draw",
-             "wild_tile")
-P_HEAD, P_TAIL, P_TURNS, P_KONGS, P_OPEN_KONGS, P_DEALER, P_WINNER, P_REPLACED, P_DEAD, \
-    P_LAST, P_BAO, P_BAO_SLOT, P_RESERVED, P_BAO_CHANGES, P_WILD_DRAW, P_WILD_TILE = \
-    range(len(POSITIONS))
+POSITIONS = (
+    "head",
+    "tail",
+    "turns",
+    "kongs",
+    "open_kongs",
+    "dealer",
+    "winner",
+    "replaced",
+    "dead",
+    "last",
+    "bao",
+    "bao_slot",
+    "reserved",
+    "bao_changes",
+    "wild_draw",
+    "wild_tile",
+)
+(
+    P_HEAD,
+    P_TAIL,
+    P_TURNS,
+    P_KONGS,
+    P_OPEN_KONGS,
+    P_DEALER,
+    P_WINNER,
+    P_REPLACED,
+    P_DEAD,
+    P_LAST,
+    P_BAO,
+    P_BAO_SLOT,
+    P_RESERVED,
+    P_BAO_CHANGES,
+    P_WILD_DRAW,
+    P_WILD_TILE,
+) = range(len(POSITIONS))
 #: ``pos[P_WILD_DRAW]``: a natural win, a drawn 宝 standing for the winning tile (摸宝), the
 #: fourth of a concealed triplet doing so (大风), a 宝 kind among the waits at 报听 (对宝)
 DRAW_NATURAL, DRAW_WILD, DRAW_FOURTH, DRAW_ON_READY = range(4)
@@ -98,57 +167,57 @@ _I64, _U8 = np.int64, np.uint8
 
 #: what the table shows and each seat holds: (field, dtype, shape) of one numpy record
 STATE = (
-    ("concealed", _U8, (4, 34)),   # each seat's concealed tiles
-    ("melded", _I64, (4, 34)),     # tiles in each seat's melds (4 - melded caps the concealed)
+    ("concealed", _U8, (4, 34)),  # each seat's concealed tiles
+    ("melded", _I64, (4, 34)),  # tiles in each seat's melds (4 - melded caps the concealed)
     ("melds", _I64, (4, MAX_MELDS, 3)),  # M_KIND, M_TYPE, M_FROM of each meld
     ("n_melds", _I64, (4,)),
-    ("meld_flags", _I64, (4,)),    # the shanten kernel's flags of each seat's melds
-    ("seen", _I64, (34,)),         # tiles everyone sees (discards, melds, revealed tiles)
-    ("discards", _I64, (4, 34)),   # each seat's discards by kind
+    ("meld_flags", _I64, (4,)),  # the shanten kernel's flags of each seat's melds
+    ("seen", _I64, (34,)),  # tiles everyone sees (discards, melds, revealed tiles)
+    ("discards", _I64, (4, 34)),  # each seat's discards by kind
     ("status", _I64, (4, len(STATUS))),  # the ST_* columns
-    ("wild", _U8, (4, 34)),        # 1: the kinds wild for each seat now (wild_mask)
-    ("void", _I64, (4,)),          # each seat's void suit (0-2), or NO_VOID
+    ("wild", _U8, (4, 34)),  # 1: the kinds wild for each seat now (wild_mask)
+    ("void", _I64, (4,)),  # each seat's void suit (0-2), or NO_VOID
     ("pos", _I64, (len(POSITIONS),)),  # wall positions and counters (P_*)
-    ("pay", _I64, (MAX_SOURCES, 4)),   # net payments by source and seat
-    ("units", _I64, (4,)),         # the value of each winner's hand (scoring model's units)
-    ("bits", _I64, (4,)),          # each winner's pattern bits
-    ("model", _I64, (MODEL_SLOTS,)),   # the scoring model's facts of this hand
-    ("carry", _I64, (CARRY_SLOTS,)),   # the scoring model's facts carried from hand to hand
-                                       # of a game (kept by reset_state; a game starts at 0)
+    ("pay", _I64, (MAX_SOURCES, 4)),  # net payments by source and seat
+    ("units", _I64, (4,)),  # the value of each winner's hand (scoring model's units)
+    ("bits", _I64, (4,)),  # each winner's pattern bits
+    ("model", _I64, (MODEL_SLOTS,)),  # the scoring model's facts of this hand
+    ("carry", _I64, (CARRY_SLOTS,)),  # the scoring model's facts carried from hand to hand
+    # of a game (kept by reset_state; a game starts at 0)
 )
 
 _KERNEL = K.make_scratch()
 #: a thread's work buffers: (field, dtype, shape) of one numpy record
 SCRATCH = (
-    ("rows", _I64, _KERNEL[0].shape),   # the shanten kernel's buffers (kernel_scratch)
+    ("rows", _I64, _KERNEL[0].shape),  # the shanten kernel's buffers (kernel_scratch)
     ("left", _I64, _KERNEL[1].shape),
     ("right", _I64, _KERNEL[2].shape),
     *((f"cwork{i}", _I64, a.shape) for i, a in enumerate(_KERNEL[3])),
     ("per_family", _I64, _KERNEL[4].shape),
-    ("caps", _I64, (34,)),         # always 4 (see evaluate)
+    ("caps", _I64, (34,)),  # always 4 (see evaluate)
     ("melded_caps", _I64, (34,)),  # 4 minus a seat's melded copies (see _no_fifth_copy)
-    ("hits", _I64, (4,)),          # scoring work (birds hitting each seat)
-    ("birds", _I64, (8,)),         # scoring work (bird tiles)
-    ("counts", _I64, (8,)),        # scoring work (pattern counts)
-    ("keys", _I64, (34,)),         # a bot's key for each discard
-    ("raw_keys", _I64, (34,)),     # the same before the cautious bot's danger
-    ("bases", _I64, (34,)),        # the cost behind each key
-    ("improvers", _I64, (34,)),    # kinds that improve the hand
+    ("hits", _I64, (4,)),  # scoring work (birds hitting each seat)
+    ("birds", _I64, (8,)),  # scoring work (bird tiles)
+    ("counts", _I64, (8,)),  # scoring work (pattern counts)
+    ("keys", _I64, (34,)),  # a bot's key for each discard
+    ("raw_keys", _I64, (34,)),  # the same before the cautious bot's danger
+    ("bases", _I64, (34,)),  # the cost behind each key
+    ("improvers", _I64, (34,)),  # kinds that improve the hand
     ("close", _I64, (MAX_FAMILIES, K.FAMILY_COLUMNS)),  # the families a bot still weighs
-    ("claimed", _U8, (8,)),        # 1: which revealed tiles are taken (开杠)
-    ("offered", _I64, (8,)),       # the tiles a win may be claimed on (a discard, 开杠 reveals)
-    ("tiles", _I64, (4,)),         # the tile each claimant wins on
-    ("order", _I64, (4,)),         # winners in payment order
-    ("hands", _U8, (1, 4, 34)),    # the deal pipeline's output row
+    ("claimed", _U8, (8,)),  # 1: which revealed tiles are taken (开杠)
+    ("offered", _I64, (8,)),  # the tiles a win may be claimed on (a discard, 开杠 reveals)
+    ("tiles", _I64, (4,)),  # the tile each claimant wins on
+    ("order", _I64, (4,)),  # winners in payment order
+    ("hands", _U8, (1, 4, 34)),  # the deal pipeline's output row
     ("dealt_bonus", _U8, (1, 4)),
     ("first_draw", np.int8, (1, 4)),
     ("pending", _I64, (4,)),
-    ("tiles34", _U8, (34,)),       # a hand to evaluate beside the state (起手胡 with melds)
-    ("no_wild", _U8, (34,)),       # all 0 (a hand evaluated with its wild tiles as themselves)
-    ("waits", _U8, (34,)),         # 1: the winning kinds found by the last n_waits
-    ("trials", _I64, (34, 3)),     # the kernel's trials (kernel_trials): TRIAL_* columns
-    ("trial_cost", _I64, (34,)),   # each trial's cost
-    ("trial_big", _I64, (34,)),    # each trial's lowest cost of a big-win family
+    ("tiles34", _U8, (34,)),  # a hand to evaluate beside the state (起手胡 with melds)
+    ("no_wild", _U8, (34,)),  # all 0 (a hand evaluated with its wild tiles as themselves)
+    ("waits", _U8, (34,)),  # 1: the winning kinds found by the last n_waits
+    ("trials", _I64, (34, 3)),  # the kernel's trials (kernel_trials): TRIAL_* columns
+    ("trial_cost", _I64, (34,)),  # each trial's cost
+    ("trial_big", _I64, (34,)),  # each trial's lowest cost of a big-win family
 )
 del _KERNEL
 
@@ -183,8 +252,13 @@ def new_scratch() -> np.record:
 def kernel_scratch(W):
     """The shanten kernel's buffers as :func:`mjsim.kernels.shanten.hand_cost` takes them
     (plain arrays, as the deal pipeline passes them: a record's whole field is typed apart)."""
-    return (W.rows[:], W.left[:], W.right[:],
-            (W.cwork0[:], W.cwork1[:], W.cwork2[:], W.cwork3[:]), W.per_family[:])
+    return (
+        W.rows[:],
+        W.left[:],
+        W.right[:],
+        (W.cwork0[:], W.cwork1[:], W.cwork2[:], W.cwork3[:]),
+        W.per_family[:],
+    )
 
 
 @njit_inline
@@ -329,8 +403,24 @@ def _fifth_copy_caps(S, W, s, counts):
     return binds
 
 
-def _kernel_trials(S, W, s, counts, families, wild, caps, melds, kind_mask, honour_mask,
-                   tables, big, n, exact, base, beat):
+def _kernel_trials(
+    S,
+    W,
+    s,
+    counts,
+    families,
+    wild,
+    caps,
+    melds,
+    kind_mask,
+    honour_mask,
+    tables,
+    big,
+    n,
+    exact,
+    base,
+    beat,
+):
     """The shanten kernel on ``counts`` changed by each of the ``n`` trials in ``W.trials``
     (rows :data:`TRIAL_OUT`, :data:`TRIAL_IN`, :data:`TRIAL_WEIGHT`: a kind taken out or
     −1, a kind put in or −1, a weight), in order, as seat ``s``'s concealed tiles with its
@@ -362,9 +452,24 @@ def _kernel_trials(S, W, s, counts, families, wild, caps, melds, kind_mask, hono
             counts[into] += 1
         use = caps
         for _ in range(2):  # the one call of the kernel: capped at 4, then maybe by melds
-            c = hand_cost_inline(counts, S.n_melds[s], S.meld_flags[s], S.void[s], families,
-                                 melds, kind_mask, honour_mask, wild, use, arrays_at(tables),
-                                 rows, left, right, cwork, per_family)
+            c = hand_cost_inline(
+                counts,
+                S.n_melds[s],
+                S.meld_flags[s],
+                S.void[s],
+                families,
+                melds,
+                kind_mask,
+                honour_mask,
+                wild,
+                use,
+                arrays_at(tables),
+                rows,
+                left,
+                right,
+                cwork,
+                per_family,
+            )
             if c != 0 or not exact or not _fifth_copy_caps(S, W, s, counts):
                 break
             use = W.melded_caps[:]
@@ -392,9 +497,24 @@ def kernel_signature(tables: types.Record) -> Signature:
     kernel's tables record (a rule set's ``G.tables``; every rule set's has the same)."""
     bools, ints = types.Array(types.bool_, 1, "C"), types.Array(types.int64, 1, "C")
     i64 = types.int64
-    return i64(typeof(new_state()), typeof(new_scratch()), i64,
-               types.Array(types.uint8, 1, "C"), types.Array(types.int64, 2, "C"),
-               bools, ints, i64, bools, bools, tables, bools, i64, i64, i64, i64)
+    return i64(
+        typeof(new_state()),
+        typeof(new_scratch()),
+        i64,
+        types.Array(types.uint8, 1, "C"),
+        types.Array(types.int64, 2, "C"),
+        bools,
+        ints,
+        i64,
+        bools,
+        bools,
+        tables,
+        bools,
+        i64,
+        i64,
+        i64,
+        i64,
+    )
 
 
 def kernel_address(tables: np.record) -> int:
@@ -412,9 +532,27 @@ def kernel_trials(G, S, W, s, counts, families, wild, caps, big, n, exact, base,
     evaluation of the game. Called as a function, numba would link the kernel's code into
     each engine function that evaluates and optimise it again in each; inlined, it would
     type and lower it again at each use (:mod:`mjsim.kernels.callref`)."""
-    return _call_kernel(G.kernel, (S, W, s, counts, families, wild, caps, G.cfg[V.MELDS],
-                                   G.kind_mask, G.honour_mask, G.tables, big, n, exact, base,
-                                   beat))
+    return _call_kernel(
+        G.kernel,
+        (
+            S,
+            W,
+            s,
+            counts,
+            families,
+            wild,
+            caps,
+            G.cfg[V.MELDS],
+            G.kind_mask,
+            G.honour_mask,
+            G.tables,
+            big,
+            n,
+            exact,
+            base,
+            beat,
+        ),
+    )
 
 
 @njit_borrowed
@@ -423,8 +561,21 @@ def kernel_cost(G, S, W, s, counts, families, wild, caps, exact):
     rows, ``wild`` mask and ``caps`` given (:func:`kernel_trials`, one trial; a complete
     hand checked for a fifth copy with ``exact``)."""
     W.trials[0, TRIAL_OUT], W.trials[0, TRIAL_IN], W.trials[0, TRIAL_WEIGHT] = -1, -1, 0
-    kernel_trials(G, S, W, s, counts, families, wild, caps, G.big[:0], np.int64(1), exact,
-                  np.int64(0), np.int64(-1))
+    kernel_trials(
+        G,
+        S,
+        W,
+        s,
+        counts,
+        families,
+        wild,
+        caps,
+        G.big[:0],
+        np.int64(1),
+        exact,
+        np.int64(0),
+        np.int64(-1),
+    )
     return W.trial_cost[0]
 
 
@@ -442,8 +593,9 @@ def evaluate(G, S, W, s, counts, families, n_families):
     the kernel asks again with the melds' copies capped (:func:`_fifth_copy_caps`, as
     :func:`mjsim.is_win`, waits and shanten count them).
     """
-    return kernel_cost(G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:],
-                       np.int64(1))
+    return kernel_cost(
+        G, S, W, s, counts, families[:n_families], wild_mask(S, s), W.caps[:], np.int64(1)
+    )
 
 
 @njit_inline
@@ -510,11 +662,17 @@ def n_waits(G, S, W, s, counts, aux, most):
     W.waits[:] = False
     free = wild_held(S, s, counts) > 0
     for t in range(34):
-        if G.kind_mask[t] and can_add(S, s, counts, t) and (
-                free or S.wild[s, t] or ((G.cfg[V.FAR_WAITS] >> t) & 1) != 0 or _near(counts, t)):
+        if (
+            G.kind_mask[t]
+            and can_add(S, s, counts, t)
+            and (free or S.wild[s, t] or ((G.cfg[V.FAR_WAITS] >> t) & 1) != 0 or _near(counts, t))
+        ):
             counts[t] += 1
-            done = evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0 if aux \
+            done = (
+                evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0
+                if aux
                 else cost(G, S, W, s, counts) == 0
+            )
             counts[t] -= 1
             W.waits[t] = done
             n += done

@@ -14,8 +14,19 @@ from ..kernels.deal import deal_one
 from ..kernels.jit import njit_borrowed
 from ..kernels.shanten import MELD_CHOW, MELD_PUNG
 from . import values as V
-from .state import (P_BAO, P_BAO_CHANGES, P_BAO_SLOT, P_DEAD, P_HEAD, P_REPLACED, P_RESERVED,
-                    P_TAIL, ST_BONUS, add_meld, is_wild_kind)
+from .state import (
+    P_BAO,
+    P_BAO_CHANGES,
+    P_BAO_SLOT,
+    P_DEAD,
+    P_HEAD,
+    P_REPLACED,
+    P_RESERVED,
+    P_TAIL,
+    ST_BONUS,
+    add_meld,
+    is_wild_kind,
+)
 
 #: no tile (a draw from an empty wall, no tile drawn this turn)
 NO_TILE = -1
@@ -126,10 +137,20 @@ def change_indicator(G, S, wall):
 def deal(G, S, W, wall, dealer):
     """The deal pipeline's deal of ``wall`` (its seat 0 is the dealer here); returns the
     wild kind its indicator makes (−1: none), wild for every seat where ``wild`` says so."""
-    indicator, wild, _, tail_used = deal_one(wall, G.is_bonus, G.seats, G.cfg[V.RESERVE],
-                                     G.cfg[V.INDICATOR], G.cfg[V.WILD_STEP], G.next_kinds,
-                                     W.pending[:], W.hands[:], W.dealt_bonus[:], W.first_draw[:],
-                                     np.int64(0))
+    indicator, wild, _, tail_used = deal_one(
+        wall,
+        G.is_bonus,
+        G.seats,
+        G.cfg[V.RESERVE],
+        G.cfg[V.INDICATOR],
+        G.cfg[V.WILD_STEP],
+        G.next_kinds,
+        W.pending[:],
+        W.hands[:],
+        W.dealt_bonus[:],
+        W.first_draw[:],
+        np.int64(0),
+    )
     for r in range(4):
         s = (dealer + r) % 4
         for k in range(34):

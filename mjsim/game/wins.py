@@ -17,11 +17,36 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .shape import wait_shape
-from .state import (DRAW_FOURTH, DRAW_NATURAL, DRAW_ON_READY, DRAW_WILD, P_REPLACED, P_TURNS,
-                    P_WILD_DRAW, P_WILD_TILE, P_WINNER, PUSH_NONE, ST_BONUS, ST_COST,
-                    ST_DECLARED, ST_KEY, ST_PUSH, ST_READY, ST_TENPAI, can_add, cost,
-                    dealer_first_turn, evaluate, exposed_melds, find_pung, is_wild_kind, live,
-                    n_waits, waits_on, wild_held)
+from .state import (
+    DRAW_FOURTH,
+    DRAW_NATURAL,
+    DRAW_ON_READY,
+    DRAW_WILD,
+    P_REPLACED,
+    P_TURNS,
+    P_WILD_DRAW,
+    P_WILD_TILE,
+    P_WINNER,
+    PUSH_NONE,
+    ST_BONUS,
+    ST_COST,
+    ST_DECLARED,
+    ST_KEY,
+    ST_PUSH,
+    ST_READY,
+    ST_TENPAI,
+    can_add,
+    cost,
+    dealer_first_turn,
+    evaluate,
+    exposed_melds,
+    find_pung,
+    is_wild_kind,
+    live,
+    n_waits,
+    waits_on,
+    wild_held,
+)
 from .wall import NO_TILE
 
 
@@ -35,8 +60,9 @@ def _wild_draw(G, S, s, t):
     if is_wild_kind(G, S, t):
         return DRAW_WILD
     fourth = G.cfg[V.WILD_FOURTH]
-    if fourth != V.FOURTH_NONE and (S.concealed[s, t] == 4 or
-                                    (fourth == V.FOURTH_ANY and find_pung(S, s, t) >= 0)):
+    if fourth != V.FOURTH_NONE and (
+        S.concealed[s, t] == 4 or (fourth == V.FOURTH_ANY and find_pung(S, s, t) >= 0)
+    ):
         return DRAW_FOURTH
     return DRAW_NATURAL
 
@@ -63,8 +89,11 @@ def _aux_cost(G, W):
 def _wild_win(G, S, s, counts, win_kind):
     """Whether ``counts`` hold enough wild tiles to win by self-draw whatever the shape
     (``wild_win``, 三财神)."""
-    return G.cfg[V.WILD_WIN] > 0 and R.self_drawn(win_kind) and \
-        wild_held(S, s, counts) >= G.cfg[V.WILD_WIN]
+    return (
+        G.cfg[V.WILD_WIN] > 0
+        and R.self_drawn(win_kind)
+        and wild_held(S, s, counts) >= G.cfg[V.WILD_WIN]
+    )
 
 
 @njit_borrowed
@@ -73,13 +102,17 @@ def win_test(G, S, W, s, win_kind, tile):
     ``tile``: a complete hand, or one with ``wild_win`` wild tiles self-drawn, as the
     scoring model values it."""
     counts = S.concealed[s]
-    if G.cfg[V.DECLARE] == V.DECLARE_REQUIRED and not S.status[s, ST_DECLARED] and not (
-            G.cfg[V.DECLARE_FIRST_FREE] and dealer_first_turn(S, s)):
+    if (
+        G.cfg[V.DECLARE] == V.DECLARE_REQUIRED
+        and not S.status[s, ST_DECLARED]
+        and not (G.cfg[V.DECLARE_FIRST_FREE] and dealer_first_turn(S, s))
+    ):
         return False, 0, 0
     if S.status[s, ST_PUSH] > PUSH_NONE and tile != S.status[s, ST_PUSH] - PUSH_NONE - 1:
         return False, 0, 0  # 推出: only the pair set aside wins
-    if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and \
-            not _wild_win(G, S, s, counts, win_kind):
+    if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and not _wild_win(
+        G, S, s, counts, win_kind
+    ):
         return False, 0, 0
     return SC.win_value(G, W, counts, S, s, win_kind, tile)
 
@@ -116,12 +149,14 @@ def win_test_on(G, S, W, s, t, win_kind):
     player counts as its natural kind where ``wild_discard`` says so."""
     if not can_add(S, s, S.concealed[s], t):
         return False, 0, 0
-    if G.cfg[V.WILD_DISCARD] == V.DISCARD_BARRED and not R.self_drawn(win_kind) and \
-            is_wild_kind(G, S, t):
+    if (
+        G.cfg[V.WILD_DISCARD] == V.DISCARD_BARRED
+        and not R.self_drawn(win_kind)
+        and is_wild_kind(G, S, t)
+    ):
         return False, 0, 0
     j = -1
-    if G.cfg[V.WILD_DISCARD] == V.DISCARD_NATURAL and S.wild[s, t] and \
-            not R.self_drawn(win_kind):
+    if G.cfg[V.WILD_DISCARD] == V.DISCARD_NATURAL and S.wild[s, t] and not R.self_drawn(win_kind):
         j = _relabel_wild(G, S, s, t)
     S.concealed[s, t] += 1
     out = win_test(G, S, W, s, win_kind, t)
@@ -183,8 +218,9 @@ def mark_ready(G, S, W, s):
     tile short of ``wild_win`` counts)."""
     c = cost(G, S, W, s, S.concealed[s])
     S.status[s, ST_COST] = c
-    ready = c == 1 or (G.cfg[V.WILD_WIN] > 0 and
-                       wild_held(S, s, S.concealed[s]) + 1 >= G.cfg[V.WILD_WIN])
+    ready = c == 1 or (
+        G.cfg[V.WILD_WIN] > 0 and wild_held(S, s, S.concealed[s]) + 1 >= G.cfg[V.WILD_WIN]
+    )
     if not ready and G.cfg[V.FAKE_PAIR]:
         evaluate(G, S, W, s, S.concealed[s], G.families, G.families.shape[0])
         ready = _aux_cost(G, W) == 1
@@ -214,8 +250,11 @@ def may_declare(G, S, s):
     """Whether seat ``s`` declares 报听 the moment its tiles are ready after a discard: the
     rules have 报听, it has not declared, and it keeps ``declare_min_concealed`` concealed
     tiles or more."""
-    return G.cfg[V.DECLARE] != V.DECLARE_NONE and not S.status[s, ST_DECLARED] and \
-        S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
+    return (
+        G.cfg[V.DECLARE] != V.DECLARE_NONE
+        and not S.status[s, ST_DECLARED]
+        and S.concealed[s].sum() >= G.cfg[V.DECLARE_MIN_CONCEALED]
+    )
 
 
 @njit_borrowed
@@ -311,12 +350,12 @@ def bonus_tiles_win(G, S, W, wall, rec, s):
     win is settled as self-drawn."""
     if G.cfg[V.BONUS_WIN] <= 0 or S.status[s, ST_BONUS] < G.cfg[V.BONUS_WIN]:
         return False
-    legal, u, b = SC.win_value(G, W, S.concealed[s], S, s, np.int64(R.WIN_BONUS),
-                               np.int64(NO_TILE))
+    _legal, u, b = SC.win_value(
+        G, W, S.concealed[s], S, s, np.int64(R.WIN_BONUS), np.int64(NO_TILE)
+    )
     S.units[s] = u
     S.bits[s] = b
-    finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_BONUS), np.int64(-1),
-                np.int64(NO_TILE))
+    finish_win(G, S, W, wall, rec, 1 << s, np.int64(R.WIN_BONUS), np.int64(-1), np.int64(NO_TILE))
     return True
 
 

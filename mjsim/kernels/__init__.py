@@ -16,7 +16,6 @@ import os
 import re
 from pathlib import Path
 
-
 _KERNEL_PACKAGES = ("kernels", "game")
 #: a module outside those packages whose source matches this compiles kernels
 _USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b|\bnjit\b", re.M)
@@ -30,8 +29,9 @@ def _drop_stale_caches() -> None:
     for path in sorted(root.rglob("*.py")):
         source = path.read_bytes()
         # kernels/ and game/ with their subpackages (game/scoring/ too)
-        if path.relative_to(root).parts[0] not in _KERNEL_PACKAGES and \
-                not _USES_NUMBA.search(source):
+        if path.relative_to(root).parts[0] not in _KERNEL_PACKAGES and not _USES_NUMBA.search(
+            source
+        ):
             continue
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(source)

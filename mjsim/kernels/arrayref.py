@@ -50,8 +50,10 @@ def array_ref(arrays: tuple) -> np.record:
 def array_types(ref: types.Record) -> list[types.Array]:
     """The numba array type of each field of an :func:`array_ref` record (its dtype is in the
     field's name, its number of dimensions in the field's length less the address)."""
-    return [types.Array(from_dtype(np.dtype(name.split("_", 1)[1])), field.shape[0] - 1, "C")
-            for name, field in ref.members]
+    return [
+        types.Array(from_dtype(np.dtype(name.split("_", 1)[1])), field.shape[0] - 1, "C")
+        for name, field in ref.members
+    ]
 
 
 @intrinsic
@@ -67,10 +69,14 @@ def arrays_at(typingctx, ref):
         base = builder.bitcast(args[0], ir.IntType(8).as_pointer())
         arrays = []
         for (name, field), aty in zip(ref.members, field_types):
-            slot = builder.bitcast(builder.gep(base, [ir.Constant(intp, ref.offset(name))]),
-                                   ir.IntType(64).as_pointer())
-            words = [builder.load(builder.gep(slot, [ir.Constant(intp, j)]))
-                     for j in range(field.shape[0])]
+            slot = builder.bitcast(
+                builder.gep(base, [ir.Constant(intp, ref.offset(name))]),
+                ir.IntType(64).as_pointer(),
+            )
+            words = [
+                builder.load(builder.gep(slot, [ir.Constant(intp, j)]))
+                for j in range(field.shape[0])
+            ]
             item = context.get_data_type(aty.dtype)
             itemsize = ir.Constant(intp, context.get_abi_sizeof(item))
             shape = words[1:]
@@ -79,8 +85,14 @@ def arrays_at(typingctx, ref):
                 strides.insert(0, step)
                 step = builder.mul(step, extent)
             array = make_array(aty)(context, builder)
-            populate_array(array, data=builder.inttoptr(words[0], item.as_pointer()),
-                           shape=shape, strides=strides, itemsize=itemsize, meminfo=None)
+            populate_array(
+                array,
+                data=builder.inttoptr(words[0], item.as_pointer()),
+                shape=shape,
+                strides=strides,
+                itemsize=itemsize,
+                meminfo=None,
+            )
             arrays.append(array._getvalue())
         return context.make_tuple(builder, tuple_type, arrays)
 

@@ -42,6 +42,7 @@ def caller(signature_of: Callable[[tuple], Signature]):
     ``address`` (:func:`address_of`), of the signature ``signature_of`` gives for the types
     of the tuple ``args``, called on ``args`` each cast to that signature's type (typing
     fails where one cannot be); its error status, if any, passed on."""
+
     @intrinsic
     def call(typingctx, address, args):
         if not (isinstance(address, types.Integer) and isinstance(args, types.BaseTuple)):
@@ -54,12 +55,15 @@ def caller(signature_of: Callable[[tuple], Signature]):
 
         def codegen(context, builder, signature, llargs):
             address, packed = llargs
-            values = [context.cast(builder, builder.extract_value(packed, i), a, b)
-                      for i, (a, b) in enumerate(zip(args, sig.args))]
+            values = [
+                context.cast(builder, builder.extract_value(packed, i), a, b)
+                for i, (a, b) in enumerate(zip(args, sig.args))
+            ]
             fnty = context.call_conv.get_function_type(sig.return_type, sig.args)
             target = builder.inttoptr(address, fnty.as_pointer())
-            status, result = context.call_conv.call_function(builder, target, sig.return_type,
-                                                             sig.args, values)
+            status, result = context.call_conv.call_function(
+                builder, target, sig.return_type, sig.args, values
+            )
             with cgutils.if_unlikely(builder, status.is_error):
                 context.call_conv.return_status_propagate(builder, status)
             return result

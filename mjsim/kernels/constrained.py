@@ -52,9 +52,12 @@ NOT_TABLED = -1
 def make_work():
     """Work buffers: two DP layers, the rows of the four groups, and one group's options."""
     shape = (MAX_NEED + 1, 2, N_FLAGS, 4)
-    return (np.empty(shape, np.int64), np.empty(shape, np.int64),
-            np.empty((4, MAX_NEED + 1, 2, N_FLAGS), np.int64),
-            np.empty(((MAX_NEED + 1) * 2 * N_FLAGS, 4), np.int64))
+    return (
+        np.empty(shape, np.int64),
+        np.empty(shape, np.int64),
+        np.empty((4, MAX_NEED + 1, 2, N_FLAGS), np.int64),
+        np.empty(((MAX_NEED + 1) * 2 * N_FLAGS, 4), np.int64),
+    )
 
 
 @njit(cache=True, inline="always")
@@ -72,9 +75,11 @@ def _options(rows, g, need, need_flags, opts):
                 if v >= INF:
                     continue
                 free = need_flags & ~f  # flags this choice could still gain
-                if ((free & PUNG and rows[g, mg, pg, f | PUNG] == v)
-                        or (free & CHOW and rows[g, mg, pg, f | CHOW] == v)
-                        or (free & YAO and rows[g, mg, pg, f | YAO] == v)):
+                if (
+                    (free & PUNG and rows[g, mg, pg, f | PUNG] == v)
+                    or (free & CHOW and rows[g, mg, pg, f | CHOW] == v)
+                    or (free & YAO and rows[g, mg, pg, f | YAO] == v)
+                ):
                     continue
                 opts[k, 0] = mg
                 opts[k, 1] = pg
@@ -199,8 +204,11 @@ def _join(left, right, left_count, right_count, left_flags, right_flags, need):
         if m > need:
             break
         x = 2 * m
-        best = min(best, np.int64(left[lb + x]) + right[rb + x],
-                   np.int64(left[lb + x + 1]) + right[rb + x + 1])
+        best = min(
+            best,
+            np.int64(left[lb + x]) + right[rb + x],
+            np.int64(left[lb + x + 1]) + right[rb + x + 1],
+        )
     return best
 
 
@@ -253,8 +261,18 @@ def table_cost(i_m, i_p, i_s, i_z, meld_flags, need, need_flags, red, min_suits,
                 continue
             flags = want if flagged else 0
             while True:
-                best = min(best, _join(lv, rv, left_count, right_count, flags,
-                                       want & ~flags if flagged else 0, need))
+                best = min(
+                    best,
+                    _join(
+                        lv,
+                        rv,
+                        left_count,
+                        right_count,
+                        flags,
+                        want & ~flags if flagged else 0,
+                        need,
+                    ),
+                )
                 if flagged and best <= bound:
                     return best
                 if flags == 0:
@@ -267,8 +285,21 @@ def table_cost(i_m, i_p, i_s, i_z, meld_flags, need, need_flags, red, min_suits,
 
 
 @njit_counted
-def constrained_cost(counts, wild_mask, honour_mask, caps, capped, meld_flags, need,
-                     need_flags, red_pair, min_suits, suit_ids, suit_rows, work):
+def constrained_cost(
+    counts,
+    wild_mask,
+    honour_mask,
+    caps,
+    capped,
+    meld_flags,
+    need,
+    need_flags,
+    red_pair,
+    min_suits,
+    suit_ids,
+    suit_rows,
+    work,
+):
     """Fewest non-wild tiles missing for ``need`` melds and a pair meeting the conditions,
     by the group DP (see the module docstring).
 

@@ -86,8 +86,9 @@ def deal_seats(hand_size: int, dealer_extra: int = 1) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def deal_one(wall, is_bonus, seats, reserved, ind_mode, wild_step, nxt, pending,
-             hands, bonus, first_draw, i):
+def deal_one(
+    wall, is_bonus, seats, reserved, ind_mode, wild_step, nxt, pending, hands, bonus, first_draw, i
+):
     """Deal one shuffled ``wall`` into row ``i`` of ``hands`` (``uint8[n, 4, 34]``), ``bonus``
     (``uint8[n, 4]``) and ``first_draw`` (``int8[n, 4]``); ``seats`` is :func:`deal_seats`,
     ``pending`` int64[4] scratch. Returns ``(indicator, wild, live_left, tail_used)``.
@@ -145,9 +146,28 @@ def deal_one(wall, is_bonus, seats, reserved, ind_mode, wild_step, nxt, pending,
 
 
 @njit(cache=True, parallel=True)
-def deal_kernel(multiset, is_bonus, seats, reserved, ind_mode, wild_step, nxt, kaibao_on,
-                wall_key, dice_key, start, hands, bonus, first_draw, indicator, wild, dice,
-                kaibao, live_left, tail_used):
+def deal_kernel(
+    multiset,
+    is_bonus,
+    seats,
+    reserved,
+    ind_mode,
+    wild_step,
+    nxt,
+    kaibao_on,
+    wall_key,
+    dice_key,
+    start,
+    hands,
+    bonus,
+    first_draw,
+    indicator,
+    wild,
+    dice,
+    kaibao,
+    live_left,
+    tail_used,
+):
     """Deals ``start .. start + n - 1`` into the ``n``-row output arrays, in parallel chunks.
 
     ``seats`` is :func:`deal_seats`, ``nxt`` :func:`next_kinds`; the dice are counters 0 and 1
@@ -161,8 +181,20 @@ def deal_kernel(multiset, is_bonus, seats, reserved, ind_mode, wild_step, nxt, k
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             index = start + i
             shuffle_into(multiset, wall_key, index, wall)
-            ind, wd, live, used = deal_one(wall, is_bonus, seats, reserved, ind_mode,
-                                           wild_step, nxt, pending, hands, bonus, first_draw, i)
+            ind, wd, live, used = deal_one(
+                wall,
+                is_bonus,
+                seats,
+                reserved,
+                ind_mode,
+                wild_step,
+                nxt,
+                pending,
+                hands,
+                bonus,
+                first_draw,
+                i,
+            )
             indicator[i] = ind
             wild[i] = wd
             live_left[i] = live

@@ -88,8 +88,11 @@ def _insert(keys, weights, table, n, row, w, L):
 @njit(cache=True)
 def _new_store(L, cap, like):
     """An empty store of ``cap`` rows whose weights have ``like``'s dtype."""
-    return (np.empty((cap, L), dtype=np.int8), np.zeros(cap, dtype=like.dtype),
-            np.full(4 * cap, -1, dtype=np.int64))
+    return (
+        np.empty((cap, L), dtype=np.int8),
+        np.zeros(cap, dtype=like.dtype),
+        np.full(4 * cap, -1, dtype=np.int64),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -135,7 +138,7 @@ def group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mas
     no_wild = np.zeros(34, dtype=np.bool_)
     caps = np.full(34, 4, dtype=np.int64)
     frow = np.empty((constrained.MAX_NEED + 1, 2, N_FLAGS), dtype=np.int64)
-    total = 5 ** nd
+    total = 5**nd
     for idx in range(total):
         x = idx
         c = 0
@@ -213,7 +216,9 @@ def group_classes(g, ways, n_max, gspec, L, U, melds, std, pung, hon, honour_mas
                                 v = frow[m, p, f]
                             else:
                                 v = np.int64(flag_tab[idx, (m * 2 + p) * N_FLAGS + f])
-                            row[off + (m * 2 + p) * (pack_flags(a, a) + 1) + pack_flags(f, a)] = min(v, U)
+                            row[off + (m * 2 + p) * (pack_flags(a, a) + 1) + pack_flags(f, a)] = (
+                                min(v, U)
+                            )
         keys, weights, table, n = _insert(keys, weights, table, n, row, w, L)
     return keys[:n].copy(), weights[:n].copy()
 
@@ -274,8 +279,9 @@ def _flag_merge(state, so, grp, go, n_flags, min_suits, suit, melds, U, out, fin
                             b = go + ((m - m1) * 2 + p - p1) * n_flags
                             sub = f  # the state's part of the flags
                             while True:
-                                best = min(best, np.int64(state[a + sub * n_e])
-                                           + grp[b + (f ^ sub)])
+                                best = min(
+                                    best, np.int64(state[a + sub * n_e]) + grp[b + (f ^ sub)]
+                                )
                                 if sub == 0:
                                     break
                                 sub = (sub - 1) & f

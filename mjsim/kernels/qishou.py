@@ -169,16 +169,18 @@ class QishouPattern:
 
 TABLE = tuple(
     QishouPattern(i, *row)
-    for i, row in enumerate((
-        ("banban", "板板胡", "cs_qs_banban", True, banban),
-        ("sixi", "四喜", "cs_qs_sixi", True, sixi),
-        ("liuliushun", "六六顺", "cs_qs_liuliushun", True, liuliushun),
-        ("queyise", "缺一色", "cs_qs_queyise", True, queyise),
-        ("santong", "三同", "cs_qs_santong", False, santong),
-        ("yizhihua", "一枝花", "cs_qs_yizhihua", False, yizhihua),
-        ("bubugao", "步步高", "cs_qs_bubugao", False, bubugao),
-        ("jintongyunv", "金童玉女", "cs_qs_jintong", False, jintongyunv),
-    ))
+    for i, row in enumerate(
+        (
+            ("banban", "板板胡", "cs_qs_banban", True, banban),
+            ("sixi", "四喜", "cs_qs_sixi", True, sixi),
+            ("liuliushun", "六六顺", "cs_qs_liuliushun", True, liuliushun),
+            ("queyise", "缺一色", "cs_qs_queyise", True, queyise),
+            ("santong", "三同", "cs_qs_santong", False, santong),
+            ("yizhihua", "一枝花", "cs_qs_yizhihua", False, yizhihua),
+            ("bubugao", "步步高", "cs_qs_bubugao", False, bubugao),
+            ("jintongyunv", "金童玉女", "cs_qs_jintong", False, jintongyunv),
+        )
+    )
 )
 PATTERNS = tuple(p.id for p in TABLE)
 N_PATTERNS = len(TABLE)
@@ -261,7 +263,9 @@ def qishou_config(rules) -> QishouConfig:
     """
     for p in TABLE:
         if p.option not in rules.options:
-            raise RulesError(f"rule set {rules.id!r} has no 起手胡 (it lacks the option {p.option})")
+            raise RulesError(
+                f"rule set {rules.id!r} has no 起手胡 (it lacks the option {p.option})"
+            )
     return QishouConfig(
         enabled=tuple(bool(rules[p.option]) for p in TABLE),
         reuse_quad=bool(rules["cs_qs_reuse_quad"]),
@@ -282,7 +286,9 @@ def score(raw_counts: np.ndarray, config: QishouConfig) -> np.ndarray:
     """
     raw = np.asarray(raw_counts)
     if raw.shape[-1:] != (N_PATTERNS,):
-        raise ValueError(f"raw_counts must end in an axis of {N_PATTERNS} patterns, got shape {raw.shape}")
+        raise ValueError(
+            f"raw_counts must end in an axis of {N_PATTERNS} patterns, got shape {raw.shape}"
+        )
     out = np.where(config.enabled_mask, raw, 0).astype(np.int16)
     return np.minimum(out, 1, out=out) if config.binary else out
 

@@ -28,8 +28,18 @@ from . import constrained
 from .jit import njit_borrowed, njit_counted
 
 # family forms (column 0 of a family row)
-STANDARD, SEVEN_PAIRS, ONE_SUIT, ALL_PUNGS, ALL_258, ALL_HONOURS, EIGHT_PAIRS, MIXED_ONE_SUIT, \
-    QUANQIUREN, CONSTRAINED = range(10)
+(
+    STANDARD,
+    SEVEN_PAIRS,
+    ONE_SUIT,
+    ALL_PUNGS,
+    ALL_258,
+    ALL_HONOURS,
+    EIGHT_PAIRS,
+    MIXED_ONE_SUIT,
+    QUANQIUREN,
+    CONSTRAINED,
+) = range(10)
 FORMS = {
     "standard": STANDARD,
     "seven_pairs": SEVEN_PAIRS,
@@ -251,8 +261,12 @@ def _pairs_cost(counts, wild_mask, kind_mask, void, n_pairs, quads, single):
     for k in range(34):
         if kind_mask[k] and not wild_mask[k] and k // 9 != void:
             c = counts[k]
-            stats += (np.int64(c == 1) + (np.int64(c >= 2) << 8) + (np.int64(c == 3) << 16)
-                      + (np.int64(c == 4) << 24))
+            stats += (
+                np.int64(c == 1)
+                + (np.int64(c >= 2) << 8)
+                + (np.int64(c == 3) << 16)
+                + (np.int64(c == 4) << 24)
+            )
     return _pairs_from_stats(stats, n_pairs, quads, single)
 
 
@@ -295,8 +309,24 @@ def _only_cost(counts, wild_mask, kind_mask, form, size):
 
 
 @njit(cache=True)
-def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_mask,
-          wild_mask, caps, capped, rows, left, right, flag_tabs, cwork):
+def _cost(
+    counts,
+    n_melds,
+    meld_flags,
+    void,
+    family,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    caps,
+    capped,
+    rows,
+    left,
+    right,
+    flag_tabs,
+    cwork,
+):
     """Fewest non-wild tiles missing for one family (``INF`` when out of reach).
 
     ``rows[0]`` must hold the group rows of the chow-and-pung table and, for 碰碰胡,
@@ -307,14 +337,33 @@ def _cost(counts, n_melds, meld_flags, void, family, melds, kind_mask, honour_ma
     if need < 0 or (void >= 0 and meld_flags & _SUIT_BITS[void]):
         return INF
     if form == CONSTRAINED:
-        return constrained.constrained_cost(counts, wild_mask, honour_mask, caps, capped,
-                                            meld_flags, need, family[3], family[4], family[5],
-                                            flag_tabs.suit_ids, flag_tabs.suit_rows, cwork)
+        return constrained.constrained_cost(
+            counts,
+            wild_mask,
+            honour_mask,
+            caps,
+            capped,
+            meld_flags,
+            need,
+            family[3],
+            family[4],
+            family[5],
+            flag_tabs.suit_ids,
+            flag_tabs.suit_rows,
+            cwork,
+        )
     if form == SEVEN_PAIRS or form == EIGHT_PAIRS:
         if n_melds > 0:
             return INF
-        return _pairs_cost(counts, wild_mask, kind_mask, void, 7 if form == SEVEN_PAIRS else 8,
-                           quads, form == EIGHT_PAIRS)
+        return _pairs_cost(
+            counts,
+            wild_mask,
+            kind_mask,
+            void,
+            7 if form == SEVEN_PAIRS else 8,
+            quads,
+            form == EIGHT_PAIRS,
+        )
     if form == ALL_258 or form == ALL_HONOURS:
         if form == ALL_258 and meld_flags & HAS_NON258:
             return INF
@@ -358,8 +407,11 @@ def _merge_ids(left_pairs, right_pairs, vecs, a, b, c, h, need, pair):
     right = right_pairs[c, h]
     best = INF
     for m in range(need + 1):
-        best = min(best, np.int64(vecs[left, m * N_PAIR]) + vecs[right, (need - m) * N_PAIR + pair],
-                   np.int64(vecs[left, m * N_PAIR + pair]) + vecs[right, (need - m) * N_PAIR])
+        best = min(
+            best,
+            np.int64(vecs[left, m * N_PAIR]) + vecs[right, (need - m) * N_PAIR + pair],
+            np.int64(vecs[left, m * N_PAIR + pair]) + vecs[right, (need - m) * N_PAIR],
+        )
     return best
 
 
@@ -372,16 +424,33 @@ def _suit_and_honours(tab, hon, i_suit, i_hon, need, pair):
         suit0 = np.int64(tab[i_suit, ms * N_PAIR])
         suitp = np.int64(tab[i_suit, ms * N_PAIR + pair])
         if mh > 0:
-            best = min(best, suit0 + hon[i_hon, mh * N_PAIR + pair],
-                       suitp + hon[i_hon, mh * N_PAIR])
+            best = min(
+                best, suit0 + hon[i_hon, mh * N_PAIR + pair], suitp + hon[i_hon, mh * N_PAIR]
+            )
         else:
             best = min(best, suit0 + hon[i_hon, pair])  # the honours hold just the pair
     return best
 
 
 @njit(cache=True, inline="always")
-def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                     honour_mask, wild_mask, caps, tabs, rows, left, right, cwork, per_family):
+def hand_cost_inline(
+    counts,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    caps,
+    tabs,
+    rows,
+    left,
+    right,
+    cwork,
+    per_family,
+):
     """Fewest tiles missing over ``families`` (rows of ``FAMILY_COLUMNS``), wildcards free.
 
     ``tabs`` is the chow-and-pung, all-pung and honour tables, the suit row infos, honour
@@ -422,8 +491,9 @@ def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_ma
     # are those of the allowed kinds. (Read unconditionally: names bound in a branch are
     # miscompiled once this body is inlined into a parallel batch driver.)
     w_m, w_p, w_s, w_z = suit_info[i0], suit_info[i1], suit_info[i2], hon_info[i3]
-    stats = ((w_m >> STATS_SHIFT) + (w_p >> STATS_SHIFT) + (w_s >> STATS_SHIFT)
-             + (w_z >> STATS_SHIFT))
+    stats = (
+        (w_m >> STATS_SHIFT) + (w_p >> STATS_SHIFT) + (w_s >> STATS_SHIFT) + (w_z >> STATS_SHIFT)
+    )
     need = melds - n_melds
     best = INF
     rows_ready = False
@@ -435,18 +505,38 @@ def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_ma
         tabled = constrained.NOT_TABLED
         red = families[f, 4] * np.int64(honour_mask[6])  # a 中 pair as a pung needs 中
         if simple and form == CONSTRAINED and not blocked:
-            tabled = constrained.table_cost(i0, i1, i2, np.int64(i3), meld_flags, need,
-                                            families[f, 3], red, families[f, 5], flag_tabs)
+            tabled = constrained.table_cost(
+                i0,
+                i1,
+                i2,
+                np.int64(i3),
+                meld_flags,
+                need,
+                families[f, 3],
+                red,
+                families[f, 5],
+                flag_tabs,
+            )
         if blocked:
             pass
         elif tabled != constrained.NOT_TABLED:
             cost = tabled
         elif fast and form == STANDARD:
-            cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
-                              w_z & ID_MASK, need, pair)
+            cost = _merge_ids(
+                ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK, w_z & ID_MASK, need, pair
+            )
         elif fast and form == ALL_PUNGS and not meld_flags & HAS_CHOW:
-            cost = _merge_ids(pp, ph, vecs, (w_m >> ID_BITS) & ID_MASK, (w_p >> ID_BITS) & ID_MASK,
-                              (w_s >> ID_BITS) & ID_MASK, w_z & ID_MASK, need, pair)
+            cost = _merge_ids(
+                pp,
+                ph,
+                vecs,
+                (w_m >> ID_BITS) & ID_MASK,
+                (w_p >> ID_BITS) & ID_MASK,
+                (w_s >> ID_BITS) & ID_MASK,
+                w_z & ID_MASK,
+                need,
+                pair,
+            )
         elif fast and form == SEVEN_PAIRS:
             if n_melds == 0:
                 cost = _pairs_from_stats(stats, 7, families[f, 2], False)
@@ -472,8 +562,17 @@ def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_ma
         elif fast and form == QUANQIUREN:
             # every meld exposed: the concealed part is the pair alone
             if n_melds == melds and not meld_flags & HAS_CONCEALED_KONG:
-                cost = _merge_ids(ss, sh, vecs, w_m & ID_MASK, w_p & ID_MASK, w_s & ID_MASK,
-                                  w_z & ID_MASK, 0, pair)
+                cost = _merge_ids(
+                    ss,
+                    sh,
+                    vecs,
+                    w_m & ID_MASK,
+                    w_p & ID_MASK,
+                    w_s & ID_MASK,
+                    w_z & ID_MASK,
+                    0,
+                    pair,
+                )
         elif simple and form == MIXED_ONE_SUIT and honour_mask.all():
             # one suit s and honours: exposed melds all of suit s or honours; the concealed
             # honours may be empty only where an exposed meld is an honour one
@@ -491,15 +590,35 @@ def hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_ma
         elif form != ALL_PUNGS or not meld_flags & HAS_CHOW:
             if not rows_ready:
                 full = honour_mask.all()
-                _fill_rows(counts, wild_mask, std_tab, hon_tab, honour_mask, full, caps, capped,
-                           rows, 0)
-                _fill_rows(counts, wild_mask, pung_tab, hon_tab, honour_mask, full, caps, capped,
-                           rows, 1)
+                _fill_rows(
+                    counts, wild_mask, std_tab, hon_tab, honour_mask, full, caps, capped, rows, 0
+                )
+                _fill_rows(
+                    counts, wild_mask, pung_tab, hon_tab, honour_mask, full, caps, capped, rows, 1
+                )
                 rows_ready = True
             for v in range(first, last + 1):
-                cost = min(cost, _cost(counts, n_melds, meld_flags, v, families[f], melds,
-                                       kind_mask, honour_mask, wild_mask, caps, capped, rows,
-                                       left, right, flag_tabs, cwork))
+                cost = min(
+                    cost,
+                    _cost(
+                        counts,
+                        n_melds,
+                        meld_flags,
+                        v,
+                        families[f],
+                        melds,
+                        kind_mask,
+                        honour_mask,
+                        wild_mask,
+                        caps,
+                        capped,
+                        rows,
+                        left,
+                        right,
+                        flag_tabs,
+                        cwork,
+                    ),
+                )
         cost = INF if cost >= INF else max(cost - wild, 0)
         per_family[f] = cost
         best = min(best, cost)
@@ -521,12 +640,21 @@ def melds_cost(counts, wild_mask, honour_mask, tabs, need):
     ...  for h in ("123m555z", "123m55z", "12m4p")]
     [0, 1, 3]
     """
-    std_tab, pung_tab, hon_tab, suit_info, hon_info, ss, sh, pp, ph, vecs = tabs[:N_MERGED]
+    _std_tab, _pung_tab, _hon_tab, suit_info, hon_info, ss, sh, _pp, _ph, vecs = tabs[:N_MERGED]
     i0, i1, i2, i3, wild = _group_indices(counts, wild_mask)
     if hon_info.shape[0] == 1:
         i3 = 0
-    cost = _merge_ids(ss, sh, vecs, suit_info[i0] & ID_MASK, suit_info[i1] & ID_MASK,
-                      suit_info[i2] & ID_MASK, hon_info[i3] & ID_MASK, need, 0)
+    cost = _merge_ids(
+        ss,
+        sh,
+        vecs,
+        suit_info[i0] & ID_MASK,
+        suit_info[i1] & ID_MASK,
+        suit_info[i2] & ID_MASK,
+        hon_info[i3] & ID_MASK,
+        need,
+        0,
+    )
     return INF if cost >= INF else max(cost - wild, 0)
 
 
@@ -540,13 +668,30 @@ def no_honours() -> np.ndarray:
 def make_scratch():
     """Work buffers of one thread: group rows of both tables, two merge tables, and the
     constrained DP's buffers."""
-    return (np.empty((2, 4, N_COLS), np.int64), np.empty((6, 2), np.int64),
-            np.empty((6, 2), np.int64), constrained.make_work(), np.empty(16, np.int64))
+    return (
+        np.empty((2, 4, N_COLS), np.int64),
+        np.empty((6, 2), np.int64),
+        np.empty((6, 2), np.int64),
+        constrained.make_work(),
+        np.empty(16, np.int64),
+    )
 
 
 @njit_borrowed
-def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-              wild_mask, caps, tabs, scratch):
+def hand_cost(
+    counts,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    caps,
+    tabs,
+    scratch,
+):
     """Fewest tiles missing from the nearest win of any family; shanten is this minus one.
 
     ``void`` is the 定缺 suit (−1 tries every suit, −2 none); ``scratch`` is
@@ -554,9 +699,24 @@ def hand_cost(counts, n_melds, meld_flags, void, families, melds, kind_mask, hon
     without reference counting: the game engine calls it in its decisions.
     """
     rows, left, right, cwork, per_family = scratch
-    return hand_cost_inline(counts, n_melds, meld_flags, void, families, melds, kind_mask,
-                            honour_mask, wild_mask, caps, tabs, rows, left, right, cwork,
-                            per_family)
+    return hand_cost_inline(
+        counts,
+        n_melds,
+        meld_flags,
+        void,
+        families,
+        melds,
+        kind_mask,
+        honour_mask,
+        wild_mask,
+        caps,
+        tabs,
+        rows,
+        left,
+        right,
+        cwork,
+        per_family,
+    )
 
 
 #: :func:`make_scratch` compiled, for the batch drivers that allocate one set per thread
@@ -583,9 +743,29 @@ def row_ok(counts, n_melds, hand_size, kind_mask):
 
 
 @njit_borrowed
-def _shanten_rows(lo, hi, hands, n_melds, meld_flags, void, families, melds, kind_mask,
-                  honour_mask, wild_mask, tabs, hand_size, caps, rows, left, right, cwork,
-                  per_family, out, per):
+def _shanten_rows(
+    lo,
+    hi,
+    hands,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+    hand_size,
+    caps,
+    rows,
+    left,
+    right,
+    cwork,
+    per_family,
+    out,
+    per,
+):
     """Rows ``lo .. hi - 1`` of :func:`shanten_many` (one thread's chunk), compiled without
     reference counting (:mod:`mjsim.kernels.jit`)."""
     step_m = 1 if n_melds.shape[0] > 1 else 0
@@ -596,17 +776,44 @@ def _shanten_rows(lo, hi, hands, n_melds, meld_flags, void, families, melds, kin
         if hand_size > 0 and not row_ok(hands[i], nm, hand_size, kind_mask):
             out[i] = BAD_ROW
             continue
-        cost = hand_cost_inline(hands[i], nm, meld_flags[i * step_f], void[i * step_v],
-                                families, melds, kind_mask, honour_mask, wild_mask, caps, tabs,
-                                rows, left, right, cwork, per_family)
+        cost = hand_cost_inline(
+            hands[i],
+            nm,
+            meld_flags[i * step_f],
+            void[i * step_v],
+            families,
+            melds,
+            kind_mask,
+            honour_mask,
+            wild_mask,
+            caps,
+            tabs,
+            rows,
+            left,
+            right,
+            cwork,
+            per_family,
+        )
         out[i] = IMPOSSIBLE if cost >= INF else cost - 1
         for f in range(per.shape[1]):
             per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
 
 
 @njit(cache=True, parallel=True)
-def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask,
-                 wild_mask, tabs, hand_size, by_family):
+def shanten_many(
+    hands,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+    hand_size,
+    by_family,
+):
     """Batch driver: shanten of each row of ``hands`` (``IMPOSSIBLE`` if out of reach);
     with ``by_family`` also each family's own shanten (int8[N, F]; else int8[N, 0]).
 
@@ -621,7 +828,27 @@ def shanten_many(hands, n_melds, meld_flags, void, families, melds, kind_mask, h
     for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
-        _shanten_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, n_melds, meld_flags,
-                      void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
-                      hand_size, caps, rows, left, right, cwork, per_family, out, per)
+        _shanten_rows(
+            chunk * CHUNK,
+            min(n, (chunk + 1) * CHUNK),
+            hands,
+            n_melds,
+            meld_flags,
+            void,
+            families,
+            melds,
+            kind_mask,
+            honour_mask,
+            wild_mask,
+            tabs,
+            hand_size,
+            caps,
+            rows,
+            left,
+            right,
+            cwork,
+            per_family,
+            out,
+            per,
+        )
     return out, per

@@ -26,9 +26,29 @@ def _meld_caps(owned_row, hand_row, caps):
 
 
 @njit_borrowed
-def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-                honour_mask, wild_mask, tabs, caps, work, rows, left, right, cwork, per_family,
-                out):
+def _waits_rows(
+    lo,
+    hi,
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+    caps,
+    work,
+    rows,
+    left,
+    right,
+    cwork,
+    per_family,
+    out,
+):
     """Rows ``lo .. hi - 1`` of :func:`waits_many` (one thread's chunk), compiled without
     reference counting (:mod:`mjsim.kernels.jit`)."""
     for i in range(lo, hi):
@@ -42,9 +62,24 @@ def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds
                 if not kind_mask[t] or owned[i, t] >= 4:
                     continue
                 work[t] += 1
-            cost = hand_cost_inline(work, n_melds[i], meld_flags[i], void[i], families,
-                                    melds, kind_mask, honour_mask, wild_mask, caps, tabs, rows,
-                                    left, right, cwork, per_family)
+            cost = hand_cost_inline(
+                work,
+                n_melds[i],
+                meld_flags[i],
+                void[i],
+                families,
+                melds,
+                kind_mask,
+                honour_mask,
+                wild_mask,
+                caps,
+                tabs,
+                rows,
+                left,
+                right,
+                cwork,
+                per_family,
+            )
             if t < 0:
                 if cost != 1:
                     break
@@ -54,8 +89,19 @@ def _waits_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds
 
 
 @njit(cache=True, parallel=True)
-def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-               honour_mask, wild_mask, tabs):
+def waits_many(
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+):
     """bool[N, 34]: the winning kinds of each 13-tile row (``owned``: own copies incl. melds)."""
     n = hands.shape[0]
     out = np.zeros((n, 34), dtype=np.bool_)
@@ -64,16 +110,57 @@ def waits_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_ma
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        _waits_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,
-                    meld_flags, void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
-                    caps, work, rows, left, right, cwork, per_family, out)
+        _waits_rows(
+            chunk * CHUNK,
+            min(n, (chunk + 1) * CHUNK),
+            hands,
+            owned,
+            n_melds,
+            meld_flags,
+            void,
+            families,
+            melds,
+            kind_mask,
+            honour_mask,
+            wild_mask,
+            tabs,
+            caps,
+            work,
+            rows,
+            left,
+            right,
+            cwork,
+            per_family,
+            out,
+        )
     return out
 
 
 @njit_borrowed
-def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-                 honour_mask, wild_mask, tabs, caps, work, rows, left, right, cwork,
-                 per_family, after, improves):
+def _ukeire_rows(
+    lo,
+    hi,
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+    caps,
+    work,
+    rows,
+    left,
+    right,
+    cwork,
+    per_family,
+    after,
+    improves,
+):
     """Rows ``lo .. hi - 1`` of :func:`ukeire_many` (one thread's chunk), compiled without
     reference counting (:mod:`mjsim.kernels.jit`)."""
     for i in range(lo, hi):
@@ -91,9 +178,24 @@ def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, meld
                     if not kind_mask[t] or owned[i, t] - (1 if t == d else 0) >= 4:
                         continue
                     work[t] += 1
-                cost = hand_cost_inline(work, n_melds[i], meld_flags[i], void[i], families,
-                                        melds, kind_mask, honour_mask, wild_mask, caps, tabs,
-                                        rows, left, right, cwork, per_family)
+                cost = hand_cost_inline(
+                    work,
+                    n_melds[i],
+                    meld_flags[i],
+                    void[i],
+                    families,
+                    melds,
+                    kind_mask,
+                    honour_mask,
+                    wild_mask,
+                    caps,
+                    tabs,
+                    rows,
+                    left,
+                    right,
+                    cwork,
+                    per_family,
+                )
                 if t < 0:
                     base = cost
                     after[i, d] = base
@@ -104,8 +206,19 @@ def _ukeire_rows(lo, hi, hands, owned, n_melds, meld_flags, void, families, meld
 
 
 @njit(cache=True, parallel=True)
-def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_mask,
-                honour_mask, wild_mask, tabs):
+def ukeire_many(
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+):
     """For each 14-tile row and each discard kind: the cost after the discard (int64[N, 34],
     ``INF`` where the kind is not held) and the improving kinds (bool[N, 34, 34])."""
     n = hands.shape[0]
@@ -116,7 +229,28 @@ def ukeire_many(hands, owned, n_melds, meld_flags, void, families, melds, kind_m
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        _ukeire_rows(chunk * CHUNK, min(n, (chunk + 1) * CHUNK), hands, owned, n_melds,
-                     meld_flags, void, families, melds, kind_mask, honour_mask, wild_mask, tabs,
-                     caps, work, rows, left, right, cwork, per_family, after, improves)
+        _ukeire_rows(
+            chunk * CHUNK,
+            min(n, (chunk + 1) * CHUNK),
+            hands,
+            owned,
+            n_melds,
+            meld_flags,
+            void,
+            families,
+            melds,
+            kind_mask,
+            honour_mask,
+            wild_mask,
+            tabs,
+            caps,
+            work,
+            rows,
+            left,
+            right,
+            cwork,
+            per_family,
+            after,
+            improves,
+        )
     return after, improves

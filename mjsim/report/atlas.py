@@ -32,13 +32,22 @@ from .qishou_report import write_text
 
 #: the overview's columns: key, heading
 COLUMNS = (
-    ("rules", "rule set"), ("tiles", "tiles"), ("hand", "hand"), ("wild", "wildcards"),
-    ("forms", "hand forms"), ("win_rate", "win rate"), ("draw_rate", "draw rate"),
-    ("mean_turns", "turns a hand"), ("self_draw", "self-drawn share"),
-    ("dealer_edge", "dealer's edge (units a hand)"), ("win_payment", "a win's receipt: mean (s.d.)"),
-    ("big_wins", "wins with a pattern"), ("complete_exact", "complete at the deal (exact)"),
+    ("rules", "rule set"),
+    ("tiles", "tiles"),
+    ("hand", "hand"),
+    ("wild", "wildcards"),
+    ("forms", "hand forms"),
+    ("win_rate", "win rate"),
+    ("draw_rate", "draw rate"),
+    ("mean_turns", "turns a hand"),
+    ("self_draw", "self-drawn share"),
+    ("dealer_edge", "dealer's edge (units a hand)"),
+    ("win_payment", "a win's receipt: mean (s.d.)"),
+    ("big_wins", "wins with a pattern"),
+    ("complete_exact", "complete at the deal (exact)"),
     ("lucky_exact", "a win at the deal by 起手胡 / 八花齐 (exact)"),
-    ("ready_exact", "ready at the deal (exact)"), ("ready_win", "win rate once ready"),
+    ("ready_exact", "ready at the deal (exact)"),
+    ("ready_win", "win rate once ready"),
     ("agreement", "simulated within 4 s.e. of exact"),
 )
 
@@ -60,17 +69,21 @@ def _lucky_wins(exact: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The deal's lucky wins beside 天胡 that the rule set has, exact: ``qishou`` (起手胡, any
     basic pattern) and ``bonus_win`` (八花齐), each per seat class."""
     qishou = (exact.get("qishou") or {}).get("any_basic") or {}
-    items = {"qishou": qishou if "dealer" in qishou else None,
-             "bonus_win": exact.get("bonus_win")}
+    items = {"qishou": qishou if "dealer" in qishou else None, "bonus_win": exact.get("bonus_win")}
     return {key: item for key, item in items.items() if item}
 
 
 def _lucky(exact: dict[str, Any]) -> str:
     """The lucky wins' odds as text, a non-dealer's and the dealer's; — where none."""
     names = {"qishou": "起手胡", "bonus_win": "八花齐"}
-    return "; ".join(f"{names[key]}: {item['non_dealer']['p']:.3g} (a non-dealer), "
-                     f"{item['dealer']['p']:.3g} (the dealer)"
-                     for key, item in _lucky_wins(exact).items()) or "—"
+    return (
+        "; ".join(
+            f"{names[key]}: {item['non_dealer']['p']:.3g} (a non-dealer), "
+            f"{item['dealer']['p']:.3g} (the dealer)"
+            for key, item in _lucky_wins(exact).items()
+        )
+        or "—"
+    )
 
 
 def _agreement(checks: bool | dict[str, bool] | None) -> str:
@@ -83,8 +96,7 @@ def _agreement(checks: bool | dict[str, bool] | None) -> str:
     return "yes" if checks else "NO"
 
 
-def overview_row(rules: RuleSet, summary: dict[str, Any],
-                 exact: dict[str, Any]) -> dict[str, Any]:
+def overview_row(rules: RuleSet, summary: dict[str, Any], exact: dict[str, Any]) -> dict[str, Any]:
     """One rule set's row of the overview: raw values (``*_value``) and their text."""
     play = summary.get("play") or {}
     base = play.get("baseline") or {}
@@ -113,14 +125,20 @@ def overview_row(rules: RuleSet, summary: dict[str, Any],
         "units": base.get("scoring"),
         "complete_exact_value": (exact.get("complete_at_deal") or {}).get("p"),
         "ready_exact_value": (exact.get("ready_at_deal") or {}).get("p"),
-        "lucky_exact_values": {key: {seat: e["p"] for seat, e in item.items()}
-                               for key, item in _lucky_wins(exact).items()},
+        "lucky_exact_values": {
+            key: {seat: e["p"] for seat, e in item.items()}
+            for key, item in _lucky_wins(exact).items()
+        },
         "notes": exact.get("notes", []),
-        "ready_by_live": [{"live": g["group"], "n": g["n"], "mean": g["mean"], "ci": g["ci"]}
-                          for g in (play.get("waits") or {}).get("by_live", [])],
+        "ready_by_live": [
+            {"live": g["group"], "n": g["n"], "mean": g["mean"], "ci": g["ci"]}
+            for g in (play.get("waits") or {}).get("by_live", [])
+        ],
         "receipts": (receipt or {}).get("histogram", {}),
-        "shanten_exact": {str(k): p for k, p in
-                          (exact.get("shanten") or {}).get(f"{rules.hand_size} tiles", {}).items()},
+        "shanten_exact": {
+            str(k): p
+            for k, p in (exact.get("shanten") or {}).get(f"{rules.hand_size} tiles", {}).items()
+        },
     }
 
 
@@ -134,9 +152,12 @@ def shanten_chart(rows: list[dict[str, Any]], path: Path) -> Path:
         law = row["shanten_exact"]
         if law:
             ks = sorted(law, key=int)
-            ax.plot([int(k) for k in ks], [100 * law[k] for k in ks], marker="o",
-                    label=row["rules"])
-    ax.set_xlabel(charts.label("发牌时向听数（闲家，精确值）", "shanten at the deal (non-dealer, exact)"))
+            ax.plot(
+                [int(k) for k in ks], [100 * law[k] for k in ks], marker="o", label=row["rules"]
+            )
+    ax.set_xlabel(
+        charts.label("发牌时向听数（闲家，精确值）", "shanten at the deal (non-dealer, exact)")
+    )
     ax.set_ylabel("%")
     ax.set_title(charts.label("各规则发牌时的听牌远近", "How ready each game's deal is"))
     ax.legend(frameon=False, fontsize=8, ncol=2)
@@ -150,8 +171,9 @@ def ready_chart(rows: list[dict[str, Any]], path: Path) -> Path:
     import matplotlib.pyplot as plt
 
     models = list(dict.fromkeys(row["units"] for row in rows if row["ready_by_live"]))
-    fig, axes = plt.subplots(1, len(models), figsize=(3.2 * len(models), 3.6), sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(models), figsize=(3.2 * len(models), 3.6), sharey=True, squeeze=False
+    )
     for ax, name in zip(axes[0], models):
         for row in rows:
             points = [g for g in row["ready_by_live"] if row["units"] == name and g["n"] >= 100]
@@ -159,8 +181,15 @@ def ready_chart(rows: list[dict[str, Any]], path: Path) -> Path:
                 x = np.array([g["live"] for g in points])
                 y = np.array([g["mean"] for g in points])
                 lo, hi = (np.array([g["ci"][i] for g in points]) for i in (0, 1))
-                ax.errorbar(x, 100 * y, yerr=100 * charts.error_bars(y, lo, hi), marker="o",
-                            ms=3, capsize=2, label=row["rules"])
+                ax.errorbar(
+                    x,
+                    100 * y,
+                    yerr=100 * charts.error_bars(y, lo, hi),
+                    marker="o",
+                    ms=3,
+                    capsize=2,
+                    label=row["rules"],
+                )
         ax.set_title(name, fontsize=9)
         ax.set_xlabel(charts.label("未见的可胡张数", "live winning tiles"))
         if ax.get_legend_handles_labels()[0]:  # a small run may have no point of 100 seats
@@ -181,10 +210,16 @@ def receipts_chart(rows: list[dict[str, Any]], path: Path) -> Path:
             values = np.array(sorted(hist))
             counts = np.array([hist[v] for v in values], dtype=float)
             mean = (values * counts).sum() / counts.sum()
-            ax.plot(values / mean, 100 * np.cumsum(counts) / counts.sum(), drawstyle="steps-post",
-                    label=row["rules"])
+            ax.plot(
+                values / mean,
+                100 * np.cumsum(counts) / counts.sum(),
+                drawstyle="steps-post",
+                label=row["rules"],
+            )
     ax.set_xscale("log")
-    ax.set_xlabel(charts.label("赢家所得 ÷ 平均所得（对数轴）", "a win's receipt ÷ its mean (log axis)"))
+    ax.set_xlabel(
+        charts.label("赢家所得 ÷ 平均所得（对数轴）", "a win's receipt ÷ its mean (log axis)")
+    )
     ax.set_ylabel(charts.label("累计胡牌占比（%）", "wins at or below (%)"))
     ax.legend(frameon=False, fontsize=7, ncol=2)
     return charts.save(fig, path)
@@ -192,7 +227,7 @@ def receipts_chart(rows: list[dict[str, Any]], path: Path) -> Path:
 
 def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int) -> str:
     """The overview page: the table, the rule sets in plain words, links to the reports."""
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# The atlas: every rule set side by side",
         "",
@@ -221,14 +256,15 @@ def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int)
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## The games", ""]
     for row in rows:
-        lines.append(f"- [`{row['rules']}`]({row['rules']}/report.md) — {row['name']}: "
-                     f"{row['summary']}; scoring model `{row['units']}`.")
+        lines.append(
+            f"- [`{row['rules']}`]({row['rules']}/report.md) — {row['name']}: "
+            f"{row['summary']}; scoring model `{row['units']}`."
+        )
         lines += [f"  - {note}" for note in row["notes"]]
     return "\n".join(lines) + "\n"
 
 
-def write_overview(out: Path, rows: list[dict[str, Any]], seed: int, hands: int,
-                   n: int) -> Path:
+def write_overview(out: Path, rows: list[dict[str, Any]], seed: int, hands: int, n: int) -> Path:
     """The overview ``out/README.md``, its charts and ``out/atlas.json`` (its rows)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -251,9 +287,15 @@ def rows_from_reports(out: Path, rule_ids: Iterable[str]) -> list[dict[str, Any]
     return rows
 
 
-def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
-              hands: int = 20_000, rule_ids: Iterable[str] | None = None,
-              progress: bool = True, echo: Callable | None = None) -> list[dict[str, Any]]:
+def build_all(
+    n: int = 1_000_000,
+    seed: int = 0,
+    out: Path = Path("reports"),
+    hands: int = 20_000,
+    rule_ids: Iterable[str] | None = None,
+    progress: bool = True,
+    echo: Callable | None = None,
+) -> list[dict[str, Any]]:
     """Write the report of each rule set of ``rule_ids`` (default: every playable one) under
     ``out`` and the overview ``out/README.md`` (and ``out/atlas.json``, its rows); return the
     rows."""
@@ -267,8 +309,7 @@ def build_all(n: int = 1_000_000, seed: int = 0, out: Path = Path("reports"),
         for rid in ids:
             rules = load_rules(rid)
             build = build_report if has_qishou(rules) else build_deal_report
-            summary = build(rules, n=n, seed=seed, out=out, progress=False, echo=None,
-                            hands=hands)
+            summary = build(rules, n=n, seed=seed, out=out, progress=False, echo=None, hands=hands)
             rows.append(overview_row(rules, summary, exact_summary(rules)))
             advance(1, rid)
     path = write_overview(out, rows, seed, hands, n)

@@ -20,12 +20,22 @@ import matplotlib
 import numpy as np
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import font_manager  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
 
-_CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans SC", "Source Han Sans SC",
-                 "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "SimHei", "Microsoft YaHei",
-                 "PingFang SC", "AR PL UMing CN", "Droid Sans Fallback")
+_CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "SimHei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "AR PL UMing CN",
+    "Droid Sans Fallback",
+)
 
 
 #: the CJK font file of the mplfonts package: (package, folder, file)
@@ -69,15 +79,17 @@ def label(zh: str, pinyin: str) -> str:
 def setup() -> None:
     """Matplotlib defaults for every report chart."""
     family = cjk_font()
-    plt.rcParams.update({
-        "figure.dpi": 110,
-        "savefig.bbox": "tight",
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "font.family": "sans-serif",
-        "font.sans-serif": ([family] if family else []) + ["DejaVu Sans"],
-        "axes.unicode_minus": False,
-    })
+    plt.rcParams.update(
+        {
+            "figure.dpi": 110,
+            "savefig.bbox": "tight",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "font.family": "sans-serif",
+            "font.sans-serif": ([family] if family else []) + ["DejaVu Sans"],
+            "axes.unicode_minus": False,
+        }
+    )
 
 
 def save(fig, path: Path) -> Path:

@@ -316,8 +316,15 @@ class Family:
             raise RulesError(f"family constraint {self.constraint!r} is not hz or ne")
         if self.min_suits not in (0, 1, 2, 3) or isinstance(self.min_suits, bool):
             raise RulesError(f"family min_suits must be 0–3, got {self.min_suits!r}")
-        for flag in ("quads", "irregular", "void_suit", "need_pung", "need_chow", "need_yao",
-                     "red_pair_pung"):
+        for flag in (
+            "quads",
+            "irregular",
+            "void_suit",
+            "need_pung",
+            "need_chow",
+            "need_yao",
+            "red_pair_pung",
+        ):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"family {flag} must be true or false")
 
@@ -504,8 +511,11 @@ class RuleSet:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RuleSet):
             return NotImplemented
-        return (self.id == other.id and dict(self.options) == dict(other.options)
-                and dict(self.game_spec) == dict(other.game_spec))
+        return (
+            self.id == other.id
+            and dict(self.options) == dict(other.options)
+            and dict(self.game_spec) == dict(other.game_spec)
+        )
 
     def __hash__(self) -> int:
         return hash((self.id, self.options_hash))

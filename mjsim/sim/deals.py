@@ -37,6 +37,7 @@ from .parts import run_parts
 #: deals per chunk: about 1 M seat rows, a few hundred MB at most in memory
 DEFAULT_CHUNK = 250_000
 
+
 def has_qishou(rules: RuleSet) -> bool:
     """Whether the rule set has 起手胡 options (Changsha and its presets)."""
     return all(p.option in rules.options for p in Q.TABLE)
@@ -46,13 +47,15 @@ def _shanten_columns(hands: np.ndarray, wild: np.ndarray, rules: RuleSet) -> dic
     """Per-family shanten, one kernel call per wildcard kind in play."""
     kinds = np.unique(wild)
     if len(kinds) == 1:
-        return shanten_by_family(hands, rules, wild=None if kinds[0] < 0 else [int(kinds[0])],
-                                 validate=False)
+        return shanten_by_family(
+            hands, rules, wild=None if kinds[0] < 0 else [int(kinds[0])], validate=False
+        )
     out: dict[str, np.ndarray] = {}
     for w in kinds:
         rows = np.flatnonzero(wild == w)
-        part = shanten_by_family(hands[rows], rules, wild=None if w < 0 else [int(w)],
-                                 validate=False)
+        part = shanten_by_family(
+            hands[rows], rules, wild=None if w < 0 else [int(w)], validate=False
+        )
         for name, values in part.items():
             out.setdefault(name, np.empty(len(hands), dtype=np.int8))[rows] = values
     return out
@@ -103,7 +106,9 @@ def deal_columns(rules: str | RuleSet, seed: int, start: int, n: int) -> dict[st
     return cols
 
 
-def _qishou_columns(rules: RuleSet, hands: np.ndarray, first_draw: np.ndarray) -> dict[str, np.ndarray]:
+def _qishou_columns(
+    rules: RuleSet, hands: np.ndarray, first_draw: np.ndarray
+) -> dict[str, np.ndarray]:
     config = Q.qishou_config(rules)
     evaluated = hands
     if config.eval == "before_first_discard":
@@ -142,15 +147,29 @@ def deal_table(rules: RuleSet, seed: int, start: int, n: int) -> pa.Table:
     return pa.table(deal_columns(rules, seed, start, n))
 
 
-def write_deals(rules: str | RuleSet, n: int, seed: int, out: str | Path,
-                chunk: int = DEFAULT_CHUNK, progress: bool = True,
-                scheduler: Cluster | str | None = None) -> Path:
+def write_deals(
+    rules: str | RuleSet,
+    n: int,
+    seed: int,
+    out: str | Path,
+    chunk: int = DEFAULT_CHUNK,
+    progress: bool = True,
+    scheduler: Cluster | str | None = None,
+) -> Path:
     """Write ``n`` deals as Parquet parts under ``out`` (resumable; see :mod:`mjsim.sim.parts`).
 
     ``scheduler``: where the chunks are dealt — here (``None``), or a dask.distributed
     cluster (a handle or address, :func:`mjsim.sim.executor.cluster`); the same files either way.
     """
     rules = load_rules(rules)
-    run_parts(out, n, chunk, partial(deal_table, rules, seed), run_params(rules, seed),
-              progress=progress, label="deals", scheduler=scheduler)
+    run_parts(
+        out,
+        n,
+        chunk,
+        partial(deal_table, rules, seed),
+        run_params(rules, seed),
+        progress=progress,
+        label="deals",
+        scheduler=scheduler,
+    )
     return Path(out)

@@ -50,9 +50,13 @@ class Cluster:
         return sum(self.client.nthreads().values())
 
 
-def map_chunks(func: Callable[[Any], Any], tasks: Sequence[Any],
-               on_result: Callable[[Any, Any], None], scheduler: Cluster | str | None = None,
-               progress: Callable[[Any], None] | None = None) -> None:
+def map_chunks(
+    func: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    on_result: Callable[[Any, Any], None],
+    scheduler: Cluster | str | None = None,
+    progress: Callable[[Any], None] | None = None,
+) -> None:
     """Call ``on_result(task, func(task))`` for every task, in task order, in this process.
 
     ``scheduler``: ``None`` runs ``func`` here, one task after another; a :class:`Cluster`
@@ -102,9 +106,11 @@ def _map_on_cluster(func, tasks, on_result, handle: Cluster, progress) -> None:
             except Exception as error:
                 if not type(error).__module__.startswith("distributed"):
                     raise
-                raise ValueError(f"the cluster lost a chunk ({type(error).__name__}: "
-                                 f"{_first_line(error)}); what was written is kept: run the "
-                                 "same command again to resume") from None
+                raise ValueError(
+                    f"the cluster lost a chunk ({type(error).__name__}: "
+                    f"{_first_line(error)}); what was written is kept: run the "
+                    "same command again to resume"
+                ) from None
             del future  # release the result on the cluster
             while delivered in done:
                 on_result(tasks[delivered], done.pop(delivered))
@@ -143,22 +149,28 @@ def cluster(address: str | None, timeout: float = CONNECT_TIMEOUT) -> Iterator[C
             try:
                 _knock(address, timeout)
             except (ValueError, TypeError) as error:
-                raise ValueError(f"{address!r} is not a dask scheduler address "
-                                 f"({_first_line(error)})") from None
+                raise ValueError(
+                    f"{address!r} is not a dask scheduler address ({_first_line(error)})"
+                ) from None
             except OSError as error:
-                raise ValueError(f"cannot reach the dask scheduler at {address} "
-                                 f"({_first_line(error)})") from None
+                raise ValueError(
+                    f"cannot reach the dask scheduler at {address} ({_first_line(error)})"
+                ) from None
             try:
                 client = distributed.Client(address, timeout=timeout, set_as_default=False)
-            except Exception as error:  # noqa: BLE001 (a timeout, or not dask)
+            except Exception as error:
                 _discard_client(error)
-                raise ValueError(f"no dask scheduler answered at {address} within "
-                                 f"{timeout:g} s ({_first_line(error)})") from None
+                raise ValueError(
+                    f"no dask scheduler answered at {address} within "
+                    f"{timeout:g} s ({_first_line(error)})"
+                ) from None
             stack.enter_context(client)
             mismatch = version_mismatch(client.get_versions(check=False, packages=PACKAGES))
             if mismatch:
-                raise ValueError(f"the workers of {address} {mismatch}: install the same "
-                                 "mjsim and libraries on every worker")
+                raise ValueError(
+                    f"the workers of {address} {mismatch}: install the same "
+                    "mjsim and libraries on every worker"
+                )
         yield Cluster(client, client.scheduler.address)
 
 
@@ -177,9 +189,14 @@ def version_mismatch(versions: dict[str, Any]) -> str | None:
         for name in PACKAGES:
             if name in here and info["packages"].get(name) != here[name]:
                 found.setdefault((name, info["packages"].get(name)), []).append(worker)
-    return "; ".join(f"{f'run {name} {version}' if version else f'have no {name}'}, here "
-                     f"{here[name]} ({', '.join(workers)})"
-                     for (name, version), workers in found.items()) or None
+    return (
+        "; ".join(
+            f"{f'run {name} {version}' if version else f'have no {name}'}, here "
+            f"{here[name]} ({', '.join(workers)})"
+            for (name, version), workers in found.items()
+        )
+        or None
+    )
 
 
 def _first_line(error: BaseException) -> str:
@@ -227,9 +244,14 @@ def local_cluster(n_workers: int | None = None):
     saved = {k: os.environ.get(k) for k in WORKER_ENV}
     os.environ.update(WORKER_ENV)
     try:
-        return LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
-                            processes=True, host="127.0.0.1", dashboard_address=None,
-                            env=WORKER_ENV)
+        return LocalCluster(
+            n_workers=n_workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            env=WORKER_ENV,
+        )
     finally:
         for key, value in saved.items():
             if value is None:

@@ -36,31 +36,50 @@ DEFAULT_CHUNK = 100_000
 def game_chunk(chunk: int, length: int) -> int:
     """``chunk`` rounded up to a whole number of games of ``length`` hands."""
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a positive number of hands (rounded up to a multiple "
-                         f"of {length}, one game), got {chunk!r}")
+        raise ValueError(
+            f"chunk must be a positive number of hands (rounded up to a multiple "
+            f"of {length}, one game), got {chunk!r}"
+        )
     return -(-chunk // length) * length
 
 
-def run_params(rules: RuleSet, seed: int, bots: tuple[str, ...],
-               readiness: bool = False) -> dict[str, Any]:
+def run_params(
+    rules: RuleSet, seed: int, bots: tuple[str, ...], readiness: bool = False
+) -> dict[str, Any]:
     """Provenance of a played dataset: rule set, options, their hash, seed, bots, whether
     the readiness columns are recorded, version."""
-    return deal_params(rules, seed) | {"kind": "games", "bots": list(bots),
-                                       "game_length": game_length(rules),
-                                       "readiness": readiness}
+    return deal_params(rules, seed) | {
+        "kind": "games",
+        "bots": list(bots),
+        "game_length": game_length(rules),
+        "readiness": readiness,
+    }
 
 
-def game_table(rules: RuleSet, seed: int, start: int, n: int,
-               bots: tuple[str, str, str, str], readiness: bool = False) -> pa.Table:
+def game_table(
+    rules: RuleSet,
+    seed: int,
+    start: int,
+    n: int,
+    bots: tuple[str, str, str, str],
+    readiness: bool = False,
+) -> pa.Table:
     """The records of hands ``start .. start+n-1`` as an Arrow table (``start`` a whole game)."""
     rows = play_rows(rules, seed, start, n, bots, readiness)
     return pa.Table.from_pandas(to_frame(rules, rows, seed, readiness), preserve_index=False)
 
 
-def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
-                bots: tuple[str, ...] | str = DEFAULT_BOTS, chunk: int = DEFAULT_CHUNK,
-                progress: bool = True, scheduler: Cluster | str | None = None,
-                readiness: bool = False) -> Path:
+def write_games(
+    rules: str | RuleSet,
+    n: int,
+    seed: int,
+    out: str | Path,
+    bots: tuple[str, ...] | str = DEFAULT_BOTS,
+    chunk: int = DEFAULT_CHUNK,
+    progress: bool = True,
+    scheduler: Cluster | str | None = None,
+    readiness: bool = False,
+) -> Path:
     """Play ``n`` hands and write their records as Parquet parts under ``out``.
 
     Resumable: run it again after an interruption and only the missing parts are played.
@@ -75,9 +94,16 @@ def write_games(rules: str | RuleSet, n: int, seed: int, out: str | Path,
     chunk = game_chunk(chunk, game_length(rules))
     if n < 1:
         raise ValueError(f"n must be at least 1 hand, got {n}")
-    run_parts(out, n, chunk, partial(game_table, rules, seed, bots=bots, readiness=readiness),
-              run_params(rules, seed, bots, readiness), progress=progress, label="hands",
-              scheduler=scheduler)
+    run_parts(
+        out,
+        n,
+        chunk,
+        partial(game_table, rules, seed, bots=bots, readiness=readiness),
+        run_params(rules, seed, bots, readiness),
+        progress=progress,
+        label="hands",
+        scheduler=scheduler,
+    )
     return Path(out)
 
 
@@ -117,6 +143,8 @@ def _games_params(folder: str | Path) -> dict[str, Any]:
     """The parameters of a played-hands folder (``run.json``); another kind is an error."""
     params = folder_params(folder)
     if params.get("kind") != "games":
-        raise ValueError(f"{folder} holds a {params.get('kind', 'unknown')!r} dataset, "
-                         "not played hands (mjsim play --out)")
+        raise ValueError(
+            f"{folder} holds a {params.get('kind', 'unknown')!r} dataset, "
+            "not played hands (mjsim play --out)"
+        )
     return params

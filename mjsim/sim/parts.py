@@ -91,10 +91,16 @@ def _make(make_chunk: Callable[[int, int], pa.Table], task: tuple[int, int]) -> 
     return make_chunk(*task)
 
 
-def run_parts(folder: str | Path, total: int, chunk: int,
-              make_chunk: Callable[[int, int], pa.Table], params: dict[str, Any],
-              progress: bool = True, label: str = "items",
-              scheduler: Cluster | str | None = None) -> int:
+def run_parts(
+    folder: str | Path,
+    total: int,
+    chunk: int,
+    make_chunk: Callable[[int, int], pa.Table],
+    params: dict[str, Any],
+    progress: bool = True,
+    label: str = "items",
+    scheduler: Cluster | str | None = None,
+) -> int:
     """Write items ``0 .. total-1`` in chunks of ``chunk``; return how many are on disk.
 
     ``make_chunk(start, n)`` returns the table of items ``start .. start+n-1``;
@@ -123,8 +129,13 @@ def run_parts(folder: str | Path, total: int, chunk: int,
                 advance(task[1])
             else:
                 missing.append(task)
-        map_chunks(partial(_make, make_chunk), missing, write, scheduler,
-                   progress=lambda task: advance(task[1]))
+        map_chunks(
+            partial(_make, make_chunk),
+            missing,
+            write,
+            scheduler,
+            progress=lambda task: advance(task[1]),
+        )
     return total
 
 
@@ -138,8 +149,10 @@ def part_paths(folder: str | Path) -> list[Path]:
 
 def read_parts(folder: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
     """All parts of a run as one DataFrame, in index order."""
-    return pd.concat([pq.read_table(p, columns=columns).to_pandas() for p in part_paths(folder)],
-                     ignore_index=True)
+    return pd.concat(
+        [pq.read_table(p, columns=columns).to_pandas() for p in part_paths(folder)],
+        ignore_index=True,
+    )
 
 
 def run_params(folder: str | Path) -> dict[str, Any]:

@@ -87,8 +87,9 @@ def sweep_variants(text: str, base: RuleSet) -> list[Variant]:
     return [parse_variant(f"{key.strip()}={v}: {key.strip()}={v}", base) for v in items]
 
 
-def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool
-                   ) -> tuple[list[str], list[bool]]:
+def check_variants(
+    baseline: Variant, variants: list[Variant], unpaired: bool
+) -> tuple[list[str], list[bool]]:
     """Refuse what cannot be compared; return notes (identical variants, unpaired walls) and,
     per variant, whether it plays the baseline's walls (paired)."""
     if not variants:
@@ -101,18 +102,23 @@ def check_variants(baseline: Variant, variants: list[Variant], unpaired: bool
     spec = game_config(baseline.rules).spec
     for v in variants:
         if v.rules.id != baseline.rules.id:
-            raise RulesError(f"variant {v.name!r} is of rule set {v.rules.id}, the baseline of "
-                             f"{baseline.rules.id}")
+            raise RulesError(
+                f"variant {v.name!r} is of rule set {v.rules.id}, the baseline of "
+                f"{baseline.rules.id}"
+            )
         other = seen.setdefault(v.rules.options_hash, v.name)
         if other != v.name:
-            notes.append(f"{v.name!r} has the same effective options as {other!r}: "
-                         + ("its differences are 0" if other == baseline.name
-                            else "the same results"))
+            notes.append(
+                f"{v.name!r} has the same effective options as {other!r}: "
+                + ("its differences are 0" if other == baseline.name else "the same results")
+            )
         vs = game_config(v.rules).spec
         if vs.stream != spec.stream or not np.array_equal(vs.multiset, spec.multiset):
             if not unpaired:
-                raise RulesError(f"variant {v.name!r} changes the tile set, so its walls differ "
-                                 "and pairing is lost; give --unpaired to compare anyway")
+                raise RulesError(
+                    f"variant {v.name!r} changes the tile set, so its walls differ "
+                    "and pairing is lost; give --unpaired to compare anyway"
+                )
             notes.append(f"{v.name!r} plays other walls: its differences are unpaired")
         paired.append(vs.stream == spec.stream and np.array_equal(vs.multiset, spec.multiset))
     return notes, paired
@@ -122,12 +128,17 @@ def _game_span(variants: list[Variant]) -> int:
     return reduce(lcm, (game_config(v.rules).game_length for v in variants), 1)
 
 
-def chunk_frames(rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
-                 ) -> list[pa.Table]:
+def chunk_frames(
+    rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
+) -> list[pa.Table]:
     """Play hands ``start .. start+n-1`` of every variant (a Dask task)."""
     start, n = task
-    return [pa.Table.from_pandas(to_frame(r, play_rows(r, seed, start, n, bots), seed),
-                                 preserve_index=False) for r in rules]
+    return [
+        pa.Table.from_pandas(
+            to_frame(r, play_rows(r, seed, start, n, bots), seed), preserve_index=False
+        )
+        for r in rules
+    ]
 
 
 class Study:
@@ -146,11 +157,16 @@ class Study:
         frames = [t.to_pandas() for t in tables]
         index = frames[0]["index"].to_numpy()
         games = index // self.span
-        ys, xs = zip(*(HM.per_hand(f, self.metrics, self.bots, v.rules)
-                       for f, v in zip(frames, self.variants)))
+        ys, xs = zip(
+            *(
+                HM.per_hand(f, self.metrics, self.bots, v.rules)
+                for f, v in zip(frames, self.variants)
+            )
+        )
         self.moments.add(np.stack(ys, axis=-1), np.stack(xs, axis=-1), games)
-        self.hist.add([f[[f"pay_{s}" for s in range(4)]].to_numpy() for f in frames], games,
-                      self.seed)
+        self.hist.add(
+            [f[[f"pay_{s}" for s in range(4)]].to_numpy() for f in frames], games, self.seed
+        )
 
     def half_width(self, key: str, paired: list[bool]) -> float:
         """The largest 95% half-width of the differences of ``key`` over the variants."""
@@ -161,35 +177,54 @@ class Study:
         """The differences of ``key``, per variant (``paired[v - 1]``: on the same walls)."""
         quantiles = {m.key for m in HM.quantile_metrics()}
         if key in quantiles:
-            return [P.quantile_difference(self.hist, v, 0, key, self.moments.n_hands,
-                                          paired[v - 1]) for v in range(1, len(self.variants))]
+            return [
+                P.quantile_difference(self.hist, v, 0, key, self.moments.n_hands, paired[v - 1])
+                for v in range(1, len(self.variants))
+            ]
         j, m = next((j, m) for j, m in enumerate(self.metrics) if m.key == key)
-        return [P.ratio_difference(self.moments, j, v, 0, m.transform, paired[v - 1])
-                for v in range(1, len(self.variants))]
+        return [
+            P.ratio_difference(self.moments, j, v, 0, m.transform, paired[v - 1])
+            for v in range(1, len(self.variants))
+        ]
 
     def results(self, paired: list[bool]) -> list[dict[str, Any]]:
         """One entry per metric: the baseline's value and each variant's value and difference."""
         out = []
         for j, m in enumerate(self.metrics + HM.quantile_metrics()):
             if j < len(self.metrics):
-                values = [P.ratio_value(self.moments, j, v, m.transform)
-                          for v in range(len(self.variants))]
+                values = [
+                    P.ratio_value(self.moments, j, v, m.transform)
+                    for v in range(len(self.variants))
+                ]
             else:
                 values = [P.quantile_value(self.hist, v, m.key) for v in range(len(self.variants))]
             diffs = self._diffs(m.key, paired)
-            out.append({
-                "metric": m.key, "group": m.group, "label": m.label, "label_zh": m.label_zh,
-                "unit": m.unit, "baseline": values[0],
-                "variants": [{"variant": v.name, **values[i + 1], "difference": diffs[i]}
-                             for i, v in enumerate(self.variants[1:])],
-            })
+            out.append(
+                {
+                    "metric": m.key,
+                    "group": m.group,
+                    "label": m.label,
+                    "label_zh": m.label_zh,
+                    "unit": m.unit,
+                    "baseline": values[0],
+                    "variants": [
+                        {"variant": v.name, **values[i + 1], "difference": diffs[i]}
+                        for i, v in enumerate(self.variants[1:])
+                    ],
+                }
+            )
         return out
 
     def payment_histograms(self) -> dict[str, dict[str, int]]:
         """Per variant: a seat's net score per hand, value → seat-hands."""
-        return {v.name: {str(int(x)): int(c) for x, c in zip(self.hist.values,
-                                                            self.hist.counts[i, :, 0]) if c}
-                for i, v in enumerate(self.variants)}
+        return {
+            v.name: {
+                str(int(x)): int(c)
+                for x, c in zip(self.hist.values, self.hist.counts[i, :, 0])
+                if c
+            }
+            for i, v in enumerate(self.variants)
+        }
 
 
 def _exact(variants: list[Variant]) -> dict[str, Any]:
@@ -205,36 +240,64 @@ def _exact(variants: list[Variant]) -> dict[str, Any]:
                 values[f"qishou.{pattern}.{seat}"] = 0.0 if seats.get("off") else seats[seat]["p"]
         flat.append(values)
     keys = [k for k in flat[0] if all(k in f for f in flat)]
-    return {"baseline": {k: flat[0][k] for k in keys},
-            "variants": [{"variant": v.name, "values": {k: f[k] for k in keys},
-                          "difference": {k: f[k] - flat[0][k] for k in keys}}
-                         for v, f in zip(variants[1:], flat[1:])]}
+    return {
+        "baseline": {k: flat[0][k] for k in keys},
+        "variants": [
+            {
+                "variant": v.name,
+                "values": {k: f[k] for k in keys},
+                "difference": {k: f[k] - flat[0][k] for k in keys},
+            }
+            for v, f in zip(variants[1:], flat[1:])
+        ],
+    }
 
 
-def _params(variants: list[Variant], seed: int, bots: tuple[str, ...], chunk: int,
-            target: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": "compare", "rules": variants[0].rules.id, "seed": seed, "bots": list(bots),
-            "chunk": chunk, "target": target, "mjsim": __version__,
-            "variants": [{"name": v.name, "options_hash": v.rules.options_hash,
-                          "overrides": v.rules.overrides} for v in variants]}
+def _params(
+    variants: list[Variant], seed: int, bots: tuple[str, ...], chunk: int, target: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "kind": "compare",
+        "rules": variants[0].rules.id,
+        "seed": seed,
+        "bots": list(bots),
+        "chunk": chunk,
+        "target": target,
+        "mjsim": __version__,
+        "variants": [
+            {"name": v.name, "options_hash": v.rules.options_hash, "overrides": v.rules.overrides}
+            for v in variants
+        ],
+    }
 
 
 class _Folder:
     """A compare run's folder: ``compare.json`` and one folder of parts per variant."""
 
-    def __init__(self, out: Path, variants: list[Variant], params: dict[str, Any],
-                 seed: int, bots: tuple[str, ...]):
+    def __init__(
+        self,
+        out: Path,
+        variants: list[Variant],
+        params: dict[str, Any],
+        seed: int,
+        bots: tuple[str, ...],
+    ):
         self.out = Path(out)
         self.dirs = [self.out / f"{i}-{slug(v.name)}" for i, v in enumerate(variants)]
-        self.metas = [json.dumps(game_params(v.rules, seed, bots) | {"chunk": params["chunk"]},
-                                 ensure_ascii=False).encode() for v in variants]
+        self.metas = [
+            json.dumps(
+                game_params(v.rules, seed, bots) | {"chunk": params["chunk"]}, ensure_ascii=False
+            ).encode()
+            for v in variants
+        ]
         self.out.mkdir(parents=True, exist_ok=True)
         manifest = self.out / "compare.json"
         if manifest.exists():
             old = json.loads(manifest.read_text())
             if old != json.loads(json.dumps(params)):
-                raise RunMismatch(f"{out} holds a different comparison; choose another --out "
-                                  "or delete it")
+                raise RunMismatch(
+                    f"{out} holds a different comparison; choose another --out or delete it"
+                )
         else:
             write_json(manifest, params)
         for d, meta, v in zip(self.dirs, self.metas, variants):
@@ -255,12 +318,23 @@ class _Folder:
             write_part(d / part_name(*task), t, meta)
 
 
-def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, seed: int = 0,
-                bots: tuple[str, ...] = ("efficiency",) * 4, chunk: int = DEFAULT_CHUNK,
-                precision: float | None = None, metric: str = "mean_score.dealer",
-                max_hands: int = 1_000_000, out: str | Path | None = None,
-                scheduler: Any = None, unpaired: bool = False, progress: bool = True,
-                exact: bool = True, sweep: str | None = None) -> dict[str, Any]:
+def run_compare(
+    baseline: Variant,
+    variants: list[Variant],
+    n: int = 20_000,
+    seed: int = 0,
+    bots: tuple[str, ...] = ("efficiency",) * 4,
+    chunk: int = DEFAULT_CHUNK,
+    precision: float | None = None,
+    metric: str = "mean_score.dealer",
+    max_hands: int = 1_000_000,
+    out: str | Path | None = None,
+    scheduler: Any = None,
+    unpaired: bool = False,
+    progress: bool = True,
+    exact: bool = True,
+    sweep: str | None = None,
+) -> dict[str, Any]:
     """Play ``baseline`` and ``variants`` on the same hands and compare them in pairs.
 
     Without ``precision``: ``n`` hands. With it: rounds of :data:`ROUND` chunks until the
@@ -280,21 +354,34 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
             raise ValueError(f"--precision must be a positive half-width, got {precision}")
         if metric not in keys or metric == "payment.largest_loss":
             keys.remove("payment.largest_loss")  # an extreme value: no half-width to aim at
-            raise ValueError(f"unknown metric {metric!r} for --precision; metrics: "
-                             f"{', '.join(keys)}")
+            raise ValueError(
+                f"unknown metric {metric!r} for --precision; metrics: {', '.join(keys)}"
+            )
         total = max_hands
     else:
         total = n
     if total < 2 * span:
         raise ValueError(f"need at least two games ({2 * span} hands), got {total}")
-    target = {"precision": precision, "metric": metric if precision else None,
-              "hands": None if precision else n, "max_hands": max_hands if precision else None}
-    folder = (_Folder(Path(out), everyone, _params(everyone, seed, bots, chunk, target), seed,
-                      tuple(bots)) if out is not None else None)
+    target = {
+        "precision": precision,
+        "metric": metric if precision else None,
+        "hands": None if precision else n,
+        "max_hands": max_hands if precision else None,
+    }
+    folder = (
+        _Folder(
+            Path(out), everyone, _params(everyone, seed, bots, chunk, target), seed, tuple(bots)
+        )
+        if out is not None
+        else None
+    )
     play = partial(chunk_frames, [v.rules for v in everyone], seed, tuple(bots))
     tasks = [(s, min(chunk, total - s)) for s in range(0, total, chunk)]
-    rounds = [tasks] if precision is None else [tasks[i:i + ROUND]
-                                                for i in range(0, len(tasks), ROUND)]
+    rounds = (
+        [tasks]
+        if precision is None
+        else [tasks[i : i + ROUND] for i in range(0, len(tasks), ROUND)]
+    )
     reached = None
     label = "hands of each variant" + (f", target ±{precision:g}" if precision else "")
     with progress_bar(label, total, enabled=progress) as advance:
@@ -307,22 +394,42 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
                     reached = width
                     break
     result = {
-        "rules": baseline.rules.id, "seed": seed, "bots": list(bots), "mjsim": __version__,
-        "n_hands": study.moments.n_hands, "n_games": study.moments.n_games, "paired": all(paired),
-        "baseline": {"name": baseline.name, "overrides": baseline.rules.overrides,
-                     "options_hash": baseline.rules.options_hash},
-        "variants": [{"name": v.name, "overrides": v.rules.overrides,
-                      "changes": {k: val for k, val in v.rules.options.items()
-                                  if baseline.rules.options[k] != val},
-                      "options_hash": v.rules.options_hash, "paired": p}
-                     for v, p in zip(variants, paired)],
-        "notes": notes, "metrics": study.results(paired),
+        "rules": baseline.rules.id,
+        "seed": seed,
+        "bots": list(bots),
+        "mjsim": __version__,
+        "n_hands": study.moments.n_hands,
+        "n_games": study.moments.n_games,
+        "paired": all(paired),
+        "baseline": {
+            "name": baseline.name,
+            "overrides": baseline.rules.overrides,
+            "options_hash": baseline.rules.options_hash,
+        },
+        "variants": [
+            {
+                "name": v.name,
+                "overrides": v.rules.overrides,
+                "changes": {
+                    k: val for k, val in v.rules.options.items() if baseline.rules.options[k] != val
+                },
+                "options_hash": v.rules.options_hash,
+                "paired": p,
+            }
+            for v, p in zip(variants, paired)
+        ],
+        "notes": notes,
+        "metrics": study.results(paired),
         "payments": study.payment_histograms(),
     }
     if precision is not None:
-        result["precision"] = {"metric": metric, "target": precision,
-                               "half_width": study.half_width(metric, paired),
-                               "reached": reached is not None, "max_hands": max_hands}
+        result["precision"] = {
+            "metric": metric,
+            "target": precision,
+            "half_width": study.half_width(metric, paired),
+            "reached": reached is not None,
+            "max_hands": max_hands,
+        }
     if sweep is not None:
         result["sweep"], result["sweep_baseline"] = sweep, baseline.rules.options[sweep]
     if exact:
@@ -333,8 +440,14 @@ def run_compare(baseline: Variant, variants: list[Variant], n: int = 20_000, see
     return result
 
 
-def _play_round(tasks: list[tuple[int, int]], play: Callable, study: Study,
-                folder: _Folder | None, scheduler: Any, advance: Callable) -> None:
+def _play_round(
+    tasks: list[tuple[int, int]],
+    play: Callable,
+    study: Study,
+    folder: _Folder | None,
+    scheduler: Any,
+    advance: Callable,
+) -> None:
     """Play (or read back from ``folder``) ``tasks`` and add their statistics in task order."""
     on_disk = {t for t in tasks if folder is not None and folder.has(t)}
     waiting = iter(t for t in tasks if t in on_disk)
@@ -355,6 +468,5 @@ def _play_round(tasks: list[tuple[int, int]], play: Callable, study: Study,
         catch_up(task)
         add(task, tables)
 
-    executor.map_chunks(play, [t for t in tasks if t not in on_disk], played,
-                        scheduler=scheduler)
+    executor.map_chunks(play, [t for t in tasks if t not in on_disk], played, scheduler=scheduler)
     catch_up(None)

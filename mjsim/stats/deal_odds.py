@@ -49,8 +49,13 @@ def bonus_law(total: int, bonus: int, n: int) -> dict[int, Fraction]:
     """``P(B = b)``: bonus tiles one seat sets aside at the deal before it holds ``n`` playing
     tiles, from a wall of ``total`` tiles of which ``bonus`` are bonus tiles."""
     playing = total - bonus
-    return {b: Fraction(math.comb(n - 1 + b, b) * _falling(playing, n) * _falling(bonus, b),
-                        _falling(total, n + b)) for b in range(bonus + 1)}
+    return {
+        b: Fraction(
+            math.comb(n - 1 + b, b) * _falling(playing, n) * _falling(bonus, b),
+            _falling(total, n + b),
+        )
+        for b in range(bonus + 1)
+    }
 
 
 def bonus_win_law(rules: RuleSet) -> dict[str, Fraction] | None:
@@ -66,27 +71,38 @@ def bonus_win_law(rules: RuleSet) -> dict[str, Fraction] | None:
     if not n_bonus or win_at <= 0:
         return None
     sizes = {"dealer": rules.hand_size + 1, "non_dealer": rules.hand_size}
-    return {seat: sum((p for b, p in bonus_law(spec.size, n_bonus, sizes[seat]).items()
-                       if b >= win_at), Fraction(0)) for seat in SEATS}
+    return {
+        seat: sum(
+            (p for b, p in bonus_law(spec.size, n_bonus, sizes[seat]).items() if b >= win_at),
+            Fraction(0),
+        )
+        for seat in SEATS
+    }
 
 
 def family_rules(rules: RuleSet, form: str) -> RuleSet:
     """``rules`` with its winning families restricted to those of ``form`` (an id of its
     own, ``<id>.<form>``, so that compiled forms are not shared)."""
     raw = tuple(f for f in rules.core_spec["families"] if f["form"] == form)
-    return replace(rules, id=f"{rules.id}.{form}",
-                   core_spec=FrozenDict({**rules.core_spec, "families": raw}))
+    return replace(
+        rules, id=f"{rules.id}.{form}", core_spec=FrozenDict({**rules.core_spec, "families": raw})
+    )
 
 
-def _estimate(frame: pd.DataFrame, hit: np.ndarray, seat: str, exact: float | None
-              ) -> dict[str, Any]:
+def _estimate(
+    frame: pd.DataFrame, hit: np.ndarray, seat: str, exact: float | None
+) -> dict[str, Any]:
     """The share of ``seat``'s hands with ``hit``, its s.e. by deal, and the exact value."""
     dealer = frame["dealer"].to_numpy()
     if seat == "dealer":
         per_deal = hit[dealer].astype(np.float64)
     else:
-        per_deal = pd.Series(hit[~dealer].astype(np.float64)).groupby(
-            frame["deal"].to_numpy()[~dealer]).mean().to_numpy()
+        per_deal = (
+            pd.Series(hit[~dealer].astype(np.float64))
+            .groupby(frame["deal"].to_numpy()[~dealer])
+            .mean()
+            .to_numpy()
+        )
     n = per_deal.size
     p = float(per_deal.mean())
     se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
@@ -112,19 +128,30 @@ def _wild_odds(frame: pd.DataFrame, exact: dict[str, ExactResult | None]) -> dic
     out = {}
     for seat in SEATS:
         r = exact[seat]
-        law = {} if r is None else {h: Fraction(sum(c.values()), r.total)
-                                    for h, c in r.by_wild.items()}
+        law = (
+            {}
+            if r is None
+            else {h: Fraction(sum(c.values()), r.total) for h, c in r.by_wild.items()}
+        )
         keys = sorted(set(law) | set(np.unique(held).tolist()))
-        out[seat] = {"law": {int(h): _estimate(frame, held == h, seat,
-                                               None if r is None else float(law.get(h, 0)))
-                             for h in keys},
-                     "mean_exact": None if r is None else
-                     float(sum(h * p for h, p in law.items()))}
+        out[seat] = {
+            "law": {
+                int(h): _estimate(
+                    frame, held == h, seat, None if r is None else float(law.get(h, 0))
+                )
+                for h in keys
+            },
+            "mean_exact": None if r is None else float(sum(h * p for h, p in law.items())),
+        }
     return out
 
 
-def _dealer_win(frame: pd.DataFrame, dealer: ExactResult | None,
-                families: dict[str, ExactResult | None], wild_win: int) -> dict[str, Any]:
+def _dealer_win(
+    frame: pd.DataFrame,
+    dealer: ExactResult | None,
+    families: dict[str, ExactResult | None],
+    wild_win: int,
+) -> dict[str, Any]:
     """The dealer's win as dealt (天胡) by type: each family complete (by its form;
     ``families`` gives the dealer's exact counts on the rule set restricted to it),
     ``wild_win`` or more wild tiles held whatever the shape (``wild_win``: 三财神, where the
@@ -135,19 +162,24 @@ def _dealer_win(frame: pd.DataFrame, dealer: ExactResult | None,
 
     def estimate(hit: np.ndarray, r: ExactResult | None, count: int | None) -> dict[str, Any]:
         p = None if r is None else Fraction(count, r.total)
-        return {**_estimate(frame, hit, "dealer", None if p is None else float(p)),
-                "exact_fraction": None if p is None else str(p)}
+        return {
+            **_estimate(frame, hit, "dealer", None if p is None else float(p)),
+            "exact_fraction": None if p is None else str(p),
+        }
 
-    types = {form: estimate(frame[f"shanten_{form}"].to_numpy() == -1, r,
-                            None if r is None else r.counts.get(-1, 0))
-             for form, r in families.items()}
+    types = {
+        form: estimate(
+            frame[f"shanten_{form}"].to_numpy() == -1, r, None if r is None else r.counts.get(-1, 0)
+        )
+        for form, r in families.items()
+    }
     hit_any = shanten == -1
     count_any = None if dealer is None else dealer.counts.get(-1, 0)
     if wild_win > 0:
-        wins = {} if dealer is None else {h: c for h, c in dealer.by_wild.items()
-                                          if h >= wild_win}
-        types["wild_win"] = estimate(held >= wild_win, dealer,
-                                     sum(n for c in wins.values() for n in c.values()))
+        wins = {} if dealer is None else {h: c for h, c in dealer.by_wild.items() if h >= wild_win}
+        types["wild_win"] = estimate(
+            held >= wild_win, dealer, sum(n for c in wins.values() for n in c.values())
+        )
         hit_any = hit_any | (held >= wild_win)
         if dealer is not None:  # complete hands are counted already
             count_any += sum(n for c in wins.values() for s, n in c.items() if s != -1)
@@ -178,23 +210,36 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
         out["bonus"] = {}
         for seat in SEATS:
             law = bonus_law(spec.size, n_bonus, sizes[seat])
-            dist = {b: _estimate(frame, bonus == b, seat, float(p)) for b, p in law.items()
-                    if p > 1e-12 or (bonus == b).any()}
-            entry: dict[str, Any] = {"law": dist,
-                                     "mean_exact": float(sum(b * p for b, p in law.items()))}
+            dist = {
+                b: _estimate(frame, bonus == b, seat, float(p))
+                for b, p in law.items()
+                if p > 1e-12 or (bonus == b).any()
+            }
+            entry: dict[str, Any] = {
+                "law": dist,
+                "mean_exact": float(sum(b * p for b, p in law.items())),
+            }
             if win_law is not None:
                 p_win = win_law[seat]
-                entry["bonus_win"] = {**_estimate(frame, bonus >= win_at, seat, float(p_win)),
-                                      "exact_fraction": str(p_win), "at": win_at}
+                entry["bonus_win"] = {
+                    **_estimate(frame, bonus >= win_at, seat, float(p_win)),
+                    "exact_fraction": str(p_win),
+                    "at": win_at,
+                }
             out["bonus"][seat] = entry
     shanten = frame["shanten"].to_numpy()
     forms = [f.form for f in rules.families]
-    exact = {form: {seat: _exact(rules if form == "all" else family_rules(rules, form),
-                                 sizes[seat]) for seat in SEATS}
-             for form in ["all"] + (forms if len(forms) > 1 else [])}
+    exact = {
+        form: {
+            seat: _exact(rules if form == "all" else family_rules(rules, form), sizes[seat])
+            for seat in SEATS
+        }
+        for form in ["all"] + (forms if len(forms) > 1 else [])
+    }
     if exact["all"]["dealer"] is None:
-        out["notes"].append(f"no exact shanten for {rules.id}: the exact engine does not "
-                            f"enumerate its hands")
+        out["notes"].append(
+            f"no exact shanten for {rules.id}: the exact engine does not enumerate its hands"
+        )
     out["shanten"] = {}
     for form, by_seat in exact.items():
         column = shanten if form == "all" else frame[f"shanten_{form}"].to_numpy()
@@ -203,19 +248,26 @@ def deal_odds(rules: str | RuleSet, n: int = 200_000, seed: int = 0) -> dict[str
             probs = None if r is None else r.probabilities
             keys = sorted(set(np.unique(column).tolist()) | set(probs or {}))
             out["shanten"][form][seat] = {
-                int(k): _estimate(frame, column == k, seat,
-                                  None if probs is None else probs.get(int(k), 0.0))
-                for k in keys}
+                int(k): _estimate(
+                    frame, column == k, seat, None if probs is None else probs.get(int(k), 0.0)
+                )
+                for k in keys
+            }
     if "wild_held" in frame:
         out["wild"] = _wild_odds(frame, exact["all"])
-        families = {form: exact.get(form, exact["all"])["dealer"] for form in forms
-                    if f"shanten_{form}" in frame}
+        families = {
+            form: exact.get(form, exact["all"])["dealer"]
+            for form in forms
+            if f"shanten_{form}" in frame
+        }
         wild_win = int(game_config(rules).cfg[V.WILD_WIN]) if rules.game_spec else 0
         out["dealer_win"] = _dealer_win(frame, exact["all"]["dealer"], families, wild_win)
-    out["complete"] = out["shanten"]["all"]["dealer"].get(-1, _estimate(
-        frame, shanten == -1, "dealer", None))
-    out["ready"] = out["shanten"]["all"]["non_dealer"].get(0, _estimate(
-        frame, shanten == 0, "non_dealer", None))
+    out["complete"] = out["shanten"]["all"]["dealer"].get(
+        -1, _estimate(frame, shanten == -1, "dealer", None)
+    )
+    out["ready"] = out["shanten"]["all"]["non_dealer"].get(
+        0, _estimate(frame, shanten == 0, "non_dealer", None)
+    )
     out["agreement_4se"] = all(e["within_4se"] for e in _estimates(out))
     return out
 

@@ -41,12 +41,14 @@ def exact_summary(rules: str | RuleSet) -> dict[str, Any]:
                 out["notes"].append(f"{key}: {result.reason}")
         out["shanten"] = {
             f"{r.n_tiles} tiles": {int(s): p for s, p in r.probabilities.items()}
-            for r in (dealer, other) if r.tractable
+            for r in (dealer, other)
+            if r.tractable
         }
     bonus_win = bonus_win_law(rules)
     if bonus_win is not None:
-        out["bonus_win"] = {seat: _share(p.numerator, p.denominator)
-                            for seat, p in bonus_win.items()}
+        out["bonus_win"] = {
+            seat: _share(p.numerator, p.denominator) for seat, p in bonus_win.items()
+        }
     if all(opt in rules.options for opt in ("cs_qs_banban", "cs_qs_eval")):
         if rules["cs_qs_eval"] == "dealt":
             out["qishou"] = exact_qishou(rules)

@@ -52,8 +52,9 @@ def _vectors(n_kinds: int, max_tiles: int = MAX_TILES) -> np.ndarray:
     """Every count vector of ``n_kinds`` kinds (0–4 copies) with at most ``max_tiles`` tiles."""
     vecs = np.zeros((1, 0), dtype=np.uint8)
     for _ in range(n_kinds):
-        vecs = np.concatenate([np.hstack([vecs, np.full((len(vecs), 1), c, np.uint8)])
-                               for c in range(5)])
+        vecs = np.concatenate(
+            [np.hstack([vecs, np.full((len(vecs), 1), c, np.uint8)]) for c in range(5)]
+        )
         vecs = vecs[vecs.sum(axis=1, dtype=np.int64) <= max_tiles]
     return vecs
 
@@ -137,8 +138,11 @@ def _zero(h: dict) -> np.ndarray:
 
 def _five_merge(state, sig):
     five_only, lone, other = state
-    return (min(five_only + (sig in (1, 2)), 2), min(lone + (sig == 2), 2),
-            min(other + (sig == 3), 1))
+    return (
+        min(five_only + (sig in (1, 2)), 2),
+        min(lone + (sig == 2), 2),
+        min(other + (sig == 3), 1),
+    )
 
 
 def _folds(config: QishouConfig) -> dict[str, _Fold]:
@@ -149,9 +153,11 @@ def _folds(config: QishouConfig) -> dict[str, _Fold]:
         return f["trips"] + f["quads"] if reuse else f["trips"]
 
     if config.yizhihua_mode == LONE_258_FIVE:
+
         def five_value(s):
             return int(s[0] == 1)
     else:
+
         def five_value(s):
             return int((s[0] == 1 and s[2] == 0) or s[1] == 1)
 
@@ -162,8 +168,13 @@ def _folds(config: QishouConfig) -> dict[str, _Fold]:
         "queyise": _Fold(lambda f, g: f["absent"], _zero, 0, _add, lambda s: s),
         "yizhihua": _Fold(lambda f, g: f["five"], _zero, (0, 0, 0), _five_merge, five_value),
         "bubugao": _Fold(lambda f, g: f["runs"], _zero, 0, _add, lambda s: s),
-        "jintongyunv": _Fold(lambda f, g: f["pair2"] if g > 0 else 0 * f["pair2"], _zero, 0,
-                             _add, lambda s: int(s == 2)),
+        "jintongyunv": _Fold(
+            lambda f, g: f["pair2"] if g > 0 else 0 * f["pair2"],
+            _zero,
+            0,
+            _add,
+            lambda s: int(s == 2),
+        ),
     }
 
 
@@ -175,8 +186,9 @@ def _any_basic_fold(config: QishouConfig) -> _Fold:
 
     def suit_sig(f, g):
         t = f["trips"] + f["quads"] if reuse else f["trips"]
-        return ((f["has258"] * 2 + np.minimum(f["quads"], 1)) * 3 + np.minimum(t, 2)) * 2 \
-            + f["absent"]
+        return ((f["has258"] * 2 + np.minimum(f["quads"], 1)) * 3 + np.minimum(t, 2)) * 2 + f[
+            "absent"
+        ]
 
     def honour_sig(h):
         t = h["trips"] + h["quads"] if reuse else h["trips"]
@@ -191,8 +203,12 @@ def _any_basic_fold(config: QishouConfig) -> _Fold:
 
     def value(state):
         any258, quads, trips, absent = state
-        return int((on["banban"] and not any258) or (on["sixi"] and quads >= 1)
-                   or (on["liuliushun"] and trips >= 2) or (on["queyise"] and absent >= 1))
+        return int(
+            (on["banban"] and not any258)
+            or (on["sixi"] and quads >= 1)
+            or (on["liuliushun"] and trips >= 2)
+            or (on["queyise"] and absent >= 1)
+        )
 
     return _Fold(suit_sig, honour_sig, (0, 0, 0, 0), merge, value)
 
@@ -200,8 +216,7 @@ def _any_basic_fold(config: QishouConfig) -> _Fold:
 def _run_fold(fold: _Fold, n_honours: int, sizes: tuple[int, ...]) -> dict[int, dict[int, int]]:
     """{hand size: {count: number of weighted hands}} for one pattern."""
     suits = _suit_features()
-    groups = [_table(suits, np.asarray(fold.suit_sig(suits, g), dtype=np.int64))
-              for g in range(3)]
+    groups = [_table(suits, np.asarray(fold.suit_sig(suits, g), dtype=np.int64)) for g in range(3)]
     if n_honours:
         hon = _honour_features(n_honours)
         groups.append(_table(hon, np.asarray(fold.honour_sig(hon), dtype=np.int64)))
@@ -235,8 +250,9 @@ def _santong(n_honours: int, sizes: tuple[int, ...]) -> dict[int, dict[int, int]
     n_max = max(sizes)
     f = _suit_features()
     size = 512
-    dense = np.bincount(f["n"] * size + f["pairmask"], weights=f["w"],
-                        minlength=(MAX_TILES + 1) * size).reshape(MAX_TILES + 1, size)
+    dense = np.bincount(
+        f["n"] * size + f["pairmask"], weights=f["w"], minlength=(MAX_TILES + 1) * size
+    ).reshape(MAX_TILES + 1, size)
     dense = np.rint(dense).astype(np.int64)
     for bit in range(9):  # superset sums: sup[:, R] = weight of suits whose mask ⊇ R
         b = 1 << bit
@@ -266,15 +282,19 @@ def _santong(n_honours: int, sizes: tuple[int, ...]) -> dict[int, dict[int, int]
 
 def _honour_kinds(rules) -> int:
     if rules.has_flowers or rules.bonus_kinds:
-        raise NotImplementedError(f"exact 起手胡 odds need a wall without flowers or bonus tiles "
-                                  f"(rule set {rules.id!r} has tile set {rules.tile_set})")
+        raise NotImplementedError(
+            f"exact 起手胡 odds need a wall without flowers or bonus tiles "
+            f"(rule set {rules.id!r} has tile set {rules.tile_set})"
+        )
     kinds = rules.kinds
     if tuple(k for k in kinds if k < 27) != tuple(range(27)):
         raise NotImplementedError(f"exact 起手胡 odds need all three suits (rule set {rules.id!r})")
     return sum(1 for k in kinds if k >= 27)
 
 
-def count_distributions(rules, sizes: tuple[int, ...] = (13, 14)) -> dict[str, dict[int, dict[int, int]]]:
+def count_distributions(
+    rules, sizes: tuple[int, ...] = (13, 14)
+) -> dict[str, dict[int, dict[int, int]]]:
     """Exact distribution of every raw pattern count (enabled or not) and of ``any_basic``
     (0/1: some enabled basic pattern counts), as ``{pattern: {size: {count: hands}}}``,
     where ``hands`` is a number of weighted hands out of C(tiles, size).
@@ -291,7 +311,9 @@ def count_distributions(rules, sizes: tuple[int, ...] = (13, 14)) -> dict[str, d
     folds = _folds(config)
     out = {}
     for p in PATTERNS:
-        out[p] = _santong(n_honours, sizes) if p == "santong" else _run_fold(folds[p], n_honours, sizes)
+        out[p] = (
+            _santong(n_honours, sizes) if p == "santong" else _run_fold(folds[p], n_honours, sizes)
+        )
     out["any_basic"] = _run_fold(_any_basic_fold(config), n_honours, sizes)
     total = 4 * len(rules.kinds)
     for p, by_size in out.items():
@@ -335,7 +357,13 @@ def exact_qishou(rules, *, include_off: bool = False) -> dict[str, dict]:
             dist, den = by_size[n], comb(total, n)
             num = sum(w for k, w in dist.items() if k >= 1)
             mean_num = num if config.binary else sum(k * w for k, w in dist.items())
-            entry[seat] = {"p": num / den, "numerator": num, "denominator": den,
-                           "mean": mean_num / den, "mean_numerator": mean_num, "n_tiles": n}
+            entry[seat] = {
+                "p": num / den,
+                "numerator": num,
+                "denominator": den,
+                "mean": mean_num / den,
+                "mean_numerator": mean_num,
+                "n_tiles": n,
+            }
         out[p] = entry
     return out

@@ -82,10 +82,34 @@ import numpy as np
 from ..evaluate import compile_rules
 from ..kernels import shanten as K
 from ..kernels.deal import next_kinds
-from ..kernels.enumeration import (C_ADD, C_FLAG, C_PAIRS, C_ROW, C_SCALAR, F_ADD, F_CARRY,
-                                   F_FLAG, F_MIN, F_MIXED, F_PAIRS, F_ROW, G_258, G_ALLHON,
-                                   G_FLAG, G_HON, G_ONESUIT, G_PAIRS, G_ROW, HONOUR, SPEC_COLS,
-                                   final_counts, group_classes, merge_step, n_empty, pack_flags)
+from ..kernels.enumeration import (
+    C_ADD,
+    C_FLAG,
+    C_PAIRS,
+    C_ROW,
+    C_SCALAR,
+    F_ADD,
+    F_CARRY,
+    F_FLAG,
+    F_MIN,
+    F_MIXED,
+    F_PAIRS,
+    F_ROW,
+    G_258,
+    G_ALLHON,
+    G_FLAG,
+    G_HON,
+    G_ONESUIT,
+    G_PAIRS,
+    G_ROW,
+    HONOUR,
+    SPEC_COLS,
+    final_counts,
+    group_classes,
+    merge_step,
+    n_empty,
+    pack_flags,
+)
 from ..rules import RuleSet, load_rules
 from ..tables.flagged import MAX_MELDS as FLAG_MELDS
 from ..tables.flagged import N_COLS as FLAG_COLS
@@ -148,12 +172,17 @@ class ExactResult:
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (counts as strings keyed by shanten, too big for doubles)."""
         return {
-            "rules": self.rules_id, "n_tiles": self.n_tiles, "total": str(self.total),
-            "tractable": self.tractable, "reason": self.reason,
+            "rules": self.rules_id,
+            "n_tiles": self.n_tiles,
+            "total": str(self.total),
+            "tractable": self.tractable,
+            "reason": self.reason,
             "counts": {str(s): str(c) for s, c in self.counts.items()},
             "probabilities": self.probabilities if self.tractable else {},
-            "by_wild": {str(h): {str(s): str(c) for s, c in by_shanten.items()}
-                        for h, by_shanten in self.by_wild.items()},
+            "by_wild": {
+                str(h): {str(s): str(c) for s, c in by_shanten.items()}
+                for h, by_shanten in self.by_wild.items()
+            },
             "seconds": round(self.seconds, 3),
         }
 
@@ -215,8 +244,9 @@ def _layout(comp, rules: RuleSet) -> _Layout:
     for form, pair, flag, need, red_pair, min_suits in fams:
         if form == K.CONSTRAINED:
             if melds > FLAG_MELDS:
-                raise ExactUnsupported(f"shape conditions with {melds} melds: the flagged "
-                                       f"tables stop at {FLAG_MELDS}")
+                raise ExactUnsupported(
+                    f"shape conditions with {melds} melds: the flagged tables stop at {FLAG_MELDS}"
+                )
             flagged.append((gscalar(G_FLAG, need, red_pair), need, min_suits))
         elif form in (K.STANDARD, K.ALL_PUNGS):
             block.append(("row", grow(1 if form == K.ALL_PUNGS else 0, pair)))
@@ -234,8 +264,9 @@ def _layout(comp, rules: RuleSet) -> _Layout:
         elif form in (K.SEVEN_PAIRS, K.EIGHT_PAIRS):
             has_pairs = True
             np_ = 7 if form == K.SEVEN_PAIRS else 8
-            block.append(("pairs", gscalar(G_PAIRS, np_, int(flag)), np_,
-                          int(form == K.EIGHT_PAIRS)))
+            block.append(
+                ("pairs", gscalar(G_PAIRS, np_, int(flag)), np_, int(form == K.EIGHT_PAIRS))
+            )
         elif form == K.QUANQIUREN:
             continue  # needs every meld exposed: never a dealt hand
         else:  # pragma: no cover - the forms above are all of them
@@ -289,13 +320,21 @@ def _layout(comp, rules: RuleSet) -> _Layout:
     def arr(rows: list[list[int]]) -> np.ndarray:
         out = np.zeros((max(len(rows), 1), SPEC_COLS), dtype=np.int64)
         for i, r in enumerate(rows):
-            out[i, :len(r)] = r
-        return out[:len(rows)] if rows else out[:0]
+            out[i, : len(r)] = r
+        return out[: len(rows)] if rows else out[:0]
 
-    return _Layout(gspec=arr(gspec), g_len=g_off, feats=arr(feats), s_len=s_off,
-                   cspec=arr(cspec), init=np.array(init, dtype=np.int64),
-                   honours_first=honours_first, size=size, has_pairs=has_pairs,
-                   flagged=bool(flagged))
+    return _Layout(
+        gspec=arr(gspec),
+        g_len=g_off,
+        feats=arr(feats),
+        s_len=s_off,
+        cspec=arr(cspec),
+        init=np.array(init, dtype=np.int64),
+        honours_first=honours_first,
+        size=size,
+        has_pairs=has_pairs,
+        flagged=bool(flagged),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -326,15 +365,16 @@ def _partial_honour_rows(honour_mask: np.ndarray) -> np.ndarray:
     for combo in itertools.product(range(5), repeat=kinds.size):
         counts[27 + kinds] = combo
         K.honour_row(counts, honour_mask, wild, caps, out)
-        rows[sum(c * 5**int(k) for c, k in zip(combo, kinds))] = np.minimum(out, INF)
+        rows[sum(c * 5 ** int(k) for c, k in zip(combo, kinds))] = np.minimum(out, INF)
     return rows
 
 
 #: C(a, b): the ways to hold b of a kind's a copies
 _BINOM = np.array([[math.comb(a, b) for b in range(5)] for a in range(5)], dtype=np.uint64)
 #: C(a, b)·(a − b): hold b of the a copies, and the indicator is one of the others
-_BINOM_TURNED = np.array([[math.comb(a, b) * max(a - b, 0) for b in range(5)]
-                          for a in range(5)], dtype=np.uint64)
+_BINOM_TURNED = np.array(
+    [[math.comb(a, b) * max(a - b, 0) for b in range(5)] for a in range(5)], dtype=np.uint64
+)
 
 
 def _wild_of(rules: RuleSet) -> np.ndarray | None:
@@ -359,12 +399,13 @@ def _wild_of(rules: RuleSet) -> np.ndarray | None:
 def _symmetric_key(weights: np.ndarray, honour_mask: np.ndarray) -> tuple:
     """Equal for weight tables that differ by a permutation of the suits or of the playing
     honours, which no cost sees (the void suit, if any, is free: ``comp.void`` < 0)."""
-    suits = sorted(weights[9 * g: 9 * g + 9].tobytes() for g in range(3))
+    suits = sorted(weights[9 * g : 9 * g + 9].tobytes() for g in range(3))
     return tuple(suits) + tuple(sorted(row.tobytes() for row in weights[27:][honour_mask]))
 
 
-def _runs(copies: np.ndarray, n_tiles: int, wild_of: np.ndarray | None,
-          honour_mask: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
+def _runs(
+    copies: np.ndarray, n_tiles: int, wild_of: np.ndarray | None, honour_mask: np.ndarray
+) -> list[tuple[np.ndarray, int, int]]:
     """The enumerations behind one result: (weights[34, 5], tiles, multiplier).
 
     Without wildcards, the one run of C(copies_k, c). With an indicator kind i and wild
@@ -403,8 +444,7 @@ def _n_hands(weights: np.ndarray, n_tiles: int) -> int:
     """
     poly = [1] + [0] * n_tiles
     for row in weights.tolist():
-        poly = [sum(row[c] * poly[m - c] for c in range(min(m, 4) + 1))
-                for m in range(n_tiles + 1)]
+        poly = [sum(row[c] * poly[m - c] for c in range(min(m, 4) + 1)) for m in range(n_tiles + 1)]
     return poly[n_tiles]
 
 
@@ -420,13 +460,25 @@ def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info
     groups = [0, 1, 2] + ([HONOUR] if comp.honour_mask.any() else [])
     classes, class_keys = {}, {}
     for g in groups:
-        rows = weights[27:] if g == HONOUR else weights[9 * g: 9 * g + 9]
+        rows = weights[27:] if g == HONOUR else weights[9 * g : 9 * g + 9]
         key = class_keys[g] = (g == HONOUR, rows.tobytes(), U)
         if key not in cache:
             partial = g == HONOUR and not comp.honour_mask.all()
             hon = _partial_honour_rows(comp.honour_mask) if partial else t.honour
-            cache[key] = group_classes(g, rows, n_max, lay.gspec, lay.g_len, U, melds,
-                                        t.std, t.pung, hon, comp.honour_mask, flag_tab)
+            cache[key] = group_classes(
+                g,
+                rows,
+                n_max,
+                lay.gspec,
+                lay.g_len,
+                U,
+                melds,
+                t.std,
+                t.pung,
+                hon,
+                comp.honour_mask,
+                flag_tab,
+            )
         gk, gw = cache[key]
         classes[g] = gk, gw.astype(dtype, copy=False)
     info["group_classes"] = {("mpsz"[g]): int(classes[g][0].shape[0]) for g in groups}
@@ -448,13 +500,13 @@ def _run(comp, lay: _Layout, weights, dtype, n_tiles, n_max, U, max_states, info
     pair = class_keys[order[0]] == class_keys[order[1]] and (lay.feats[:, 3] < 0).all()
     for k, g in enumerate(order[:-1]):
         gk, gw = classes[g]
-        info["roundings"] += (gk.shape[0] if pair and k == 1 else skeys.shape[0]) * \
-            gk.shape[0] + 1
+        info["roundings"] += (gk.shape[0] if pair and k == 1 else skeys.shape[0]) * gk.shape[0] + 1
         if pair and k == 0:
             continue  # merged with the next group
         first_g = order[0] if pair and k == 1 else -1
-        skeys, sw, ok = merge_step(skeys, sw, gk, gw, g, first_g, n_tiles, lay.feats, melds, U,
-                              lay.s_len, max_states)
+        skeys, sw, ok = merge_step(
+            skeys, sw, gk, gw, g, first_g, n_tiles, lay.feats, melds, U, lay.s_len, max_states
+        )
         if not ok:
             raise _Intractable(f"more than {max_states:,} merged states (raise max_states)")
         info["states"].append(int(skeys.shape[0]))
@@ -484,12 +536,15 @@ def _lift(wrapped: np.ndarray, approx: np.ndarray) -> list[int]:
     True
     """
     half = 2 ** (np.iinfo(_WRAP).bits - 1)
-    return [w + (int(a) - w + half) // (2 * half) * (2 * half)
-            for w, a in zip(wrapped.tolist(), approx.tolist())]
+    return [
+        w + (int(a) - w + half) // (2 * half) * (2 * half)
+        for w, a in zip(wrapped.tolist(), approx.tolist())
+    ]
 
 
-def _exact_hist(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache
-                ) -> list[int]:
+def _exact_hist(
+    comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info, cache
+) -> list[int]:
     """:func:`_run`'s counts by cost as integers, re-run with a larger cap ``U`` until no
     hand is left at the cap (index ``lay.size`` + 1: out of reach). A run of 2^bits hands
     or more (bits of ``_WRAP``) is run again with float64 weights, and each count is lifted
@@ -504,21 +559,27 @@ def _exact_hist(comp, lay: _Layout, weights, n_tiles, n_max, U, max_states, info
             # |float − exact| ≤ γ_D·n_hands, γ_D = D·u / (1 − D·u), u = 2^-53
             D = info["roundings"]
             if D * n_hands >= 2 ** (bits - 2) * (2**53 - D):
-                raise _Intractable(f"the float64 error bound of {n_hands:.3g} hands reaches "
-                                   f"2^{bits - 2}, too close to the 2^{bits} wrap")
-            approx = _run(comp, lay, weights, np.float64, n_tiles, n_max, U, max_states, {},
-                          cache)
+                raise _Intractable(
+                    f"the float64 error bound of {n_hands:.3g} hands reaches "
+                    f"2^{bits - 2}, too close to the 2^{bits} wrap"
+                )
+            approx = _run(comp, lay, weights, np.float64, n_tiles, n_max, U, max_states, {}, cache)
             counts = _lift(hist, approx)
             info["float_bound"] = D * n_hands / (2**53 - D)
         else:
             counts = [int(c) for c in hist.tolist()]
-        if counts[U] == 0 or U == lay.size + 1:
+        if counts[U] == 0 or lay.size + 1 == U:
             return counts
         U = min(lay.size + 1, U + 3)
 
 
-def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any = None,
-                  max_states: int = 20_000_000) -> ExactResult:
+def exact_shanten(
+    rules: str | RuleSet,
+    n_tiles: int | None = None,
+    *,
+    wall: Any = None,
+    max_states: int = 20_000_000,
+) -> ExactResult:
     """Exact shanten counts of every ``n_tiles``-tile hand dealt from ``rules``'s wall.
 
     ``n_tiles`` defaults to the hand size (13); use ``hand_size + 1`` for the dealer.
@@ -575,8 +636,9 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
         try:
             hist = _exact_hist(comp, lay, weights, n_sub, n_tiles, U, max_states, info, cache)
         except _Intractable as why:
-            return ExactResult(rules.id, n_tiles, total, {}, False, str(why),
-                               time.perf_counter() - t0, info)
+            return ExactResult(
+                rules.id, n_tiles, total, {}, False, str(why), time.perf_counter() - t0, info
+            )
         top_u = max(top_u, info["U"])
         float_bounds += [info["float_bound"]] if "float_bound" in info else []
         held_counts = by_wild.setdefault(held, {})
@@ -589,16 +651,29 @@ def exact_shanten(rules: str | RuleSet, n_tiles: int | None = None, *, wall: Any
         for s, count in by_shanten.items():
             counts[s] = counts.get(s, 0) + count
     if wild_of is not None:
-        info = {"total": "(hand, indicator tile) pairs: C(T, n)·(T − n)", "runs": len(runs),
-                "U": top_u, "float_runs": len(float_bounds)}
+        info = {
+            "total": "(hand, indicator tile) pairs: C(T, n)·(T − n)",
+            "runs": len(runs),
+            "U": top_u,
+            "float_runs": len(float_bounds),
+        }
         if float_bounds:
             info["float_bound"] = max(float_bounds)
     if sum(counts.values()) != total:  # pragma: no cover - a bug, never a result
         raise RuntimeError(f"exact counts sum to {sum(counts.values())}, not {total}")
-    return ExactResult(rules.id, n_tiles, total, dict(sorted(counts.items())), True, "",
-                       time.perf_counter() - t0, info,
-                       {h: dict(sorted(c.items())) for h, c in sorted(by_wild.items())}
-                       if wild_of is not None else {})
+    return ExactResult(
+        rules.id,
+        n_tiles,
+        total,
+        dict(sorted(counts.items())),
+        True,
+        "",
+        time.perf_counter() - t0,
+        info,
+        {h: dict(sorted(c.items())) for h, c in sorted(by_wild.items())}
+        if wild_of is not None
+        else {},
+    )
 
 
 def p_complete(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
@@ -623,5 +698,11 @@ def p_ready(rules: str | RuleSet, exact: bool = False) -> float | Fraction:
     return r.fraction(0) if exact else r.probability(0)
 
 
-__all__ = ["IMPOSSIBLE", "ExactResult", "ExactUnsupported", "exact_shanten", "p_complete",
-           "p_ready"]
+__all__ = [
+    "IMPOSSIBLE",
+    "ExactResult",
+    "ExactUnsupported",
+    "exact_shanten",
+    "p_complete",
+    "p_ready",
+]

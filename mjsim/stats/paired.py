@@ -93,9 +93,13 @@ def _interval(diff: float, var: float, var_ind: float, n: int) -> dict[str, Any]
     se_ind = math.sqrt(max(var_ind, 0.0))
     ratio = var_ind / var if var > 0 else None
     return {
-        "diff": diff, "se": se, "ci": [diff - Z95 * se, diff + Z95 * se],
-        "excludes_zero": bool(abs(diff) > Z95 * se), "se_independent": se_ind,
-        "variance_ratio": ratio, "n_hands": n,
+        "diff": diff,
+        "se": se,
+        "ci": [diff - Z95 * se, diff + Z95 * se],
+        "excludes_zero": bool(abs(diff) > Z95 * se),
+        "se_independent": se_ind,
+        "variance_ratio": ratio,
+        "n_hands": n,
     }
 
 
@@ -118,13 +122,14 @@ def ratio_value(m: RatioMoments, j: int, v: int, transform: str) -> dict[str, An
         return {"value": None, "se": None, "ci": [None, None], "denominator": sx}
     f, a = _linear(m, j, v, transform)
     g = m.n_games
-    var = g / (g - 1) * float(a @ m.ss[j] @ a) / m.n_hands ** 2
+    var = g / (g - 1) * float(a @ m.ss[j] @ a) / m.n_hands**2
     se = math.sqrt(max(var, 0.0))
     return {"value": f, "se": se, "ci": [f - Z95 * se, f + Z95 * se], "denominator": sx}
 
 
-def ratio_difference(m: RatioMoments, j: int, v: int, base: int, transform: str,
-                     paired: bool = True) -> dict[str, Any] | None:
+def ratio_difference(
+    m: RatioMoments, j: int, v: int, base: int, transform: str, paired: bool = True
+) -> dict[str, Any] | None:
     """``f(R_v) − f(R_base)`` of metric ``j`` with its cluster-robust s.e., 95% interval, the
     s.e. of independent runs and their variance ratio; None when a ratio is undefined.
 
@@ -137,14 +142,17 @@ def ratio_difference(m: RatioMoments, j: int, v: int, base: int, transform: str,
         return None
     n, g = m.n_hands, m.n_games
     (fv, av), (fb, ab) = _linear(m, j, v, transform), _linear(m, j, base, transform)
-    k = g / (g - 1) / n ** 2
+    k = g / (g - 1) / n**2
     var_v, var_b = k * float(av @ m.ss[j] @ av), k * float(ab @ m.ss[j] @ ab)
     cov = k * float(av @ m.ss[j] @ ab)
     var_ind = var_v + var_b
     block, other = np.ix_(cols[:2], cols[:2]), np.ix_(cols[:2], cols[2:])
-    if paired and np.array_equal(m.s[j, cols[:2]], m.s[j, cols[2:]]) and np.array_equal(
-            m.ss[j][block], m.ss[j][np.ix_(cols[2:], cols[2:])]) and np.array_equal(
-            m.ss[j][block], m.ss[j][other]):  # the same sums in every game
+    if (
+        paired
+        and np.array_equal(m.s[j, cols[:2]], m.s[j, cols[2:]])
+        and np.array_equal(m.ss[j][block], m.ss[j][np.ix_(cols[2:], cols[2:])])
+        and np.array_equal(m.ss[j][block], m.ss[j][other])
+    ):  # the same sums in every game
         return _interval(0.0, 0.0, var_ind, n) | {"identical": True}
     var = var_v + var_b - 2 * cov if paired else var_ind
     return _interval(fv - fb, var, var_ind, n)
@@ -196,8 +204,9 @@ class Histograms:
             pg, pv = pair // len(values), pair % len(values)
             chunk[v, :, 0] = np.bincount(idx, minlength=len(values))
             for b in range(B):
-                chunk[v, :, b + 1] = np.bincount(pv, weights=count * weights[pg, b],
-                                                 minlength=len(values)).astype(np.int64)
+                chunk[v, :, b + 1] = np.bincount(
+                    pv, weights=count * weights[pg, b], minlength=len(values)
+                ).astype(np.int64)
         self.merge(Histograms(values, chunk))
 
     def merge(self, other: Histograms) -> None:
@@ -236,8 +245,9 @@ def quantile_value(h: Histograms, v: int, key: str) -> dict[str, Any]:
     return {"value": float(st[0]), "se": se, "ci": [st[0] - Z95 * se, st[0] + Z95 * se]}
 
 
-def quantile_difference(h: Histograms, v: int, base: int, key: str, n_hands: int,
-                        paired: bool = True) -> dict[str, Any]:
+def quantile_difference(
+    h: Histograms, v: int, base: int, key: str, n_hands: int, paired: bool = True
+) -> dict[str, Any]:
     """The bootstrap difference of a quantile statistic, variant ``v`` minus ``base``."""
     sv, sb = quantile_stats(h, v, key), quantile_stats(h, base, key)
     var_ind = float(sv[1:].var(ddof=1) + sb[1:].var(ddof=1))

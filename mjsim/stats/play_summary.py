@@ -34,11 +34,10 @@ import numpy as np
 import pandas as pd
 
 from ..game.config import game_config
-from ..game.record import (COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS,
-                           seat_bits)
-from .proportions import Z95, proportion
+from ..game.record import COMMON, OUT_DRAW, OUT_WIN, OUTCOMES, SELF_DRAWN, WIN_KINDS, seat_bits
 from .hand_metrics import model_metrics, model_per_hand, receipts
 from .paired import RatioMoments, ratio_value
+from .proportions import Z95, proportion
 
 SEATS = range(4)
 #: quantiles of the payment distribution, in percent
@@ -143,8 +142,12 @@ class MeanMoments:
             se = math.sqrt(max(n * self.s2 - s1 * s1, 0) / (n * (n - 1))) / k / math.sqrt(n)
         else:
             se = float("nan")
-        out = {"n": int(n), "mean": m, "se": _num(se),
-               "ci": [_num(m - Z95 * se), _num(m + Z95 * se)]}
+        out = {
+            "n": int(n),
+            "mean": m,
+            "se": _num(se),
+            "ci": [_num(m - Z95 * se), _num(m + Z95 * se)],
+        }
         if self.grouped:
             g, gs2, gsn, gn2 = self.g, self.gs2, self.gsn, self.gn2
             if self.open is not None:
@@ -254,12 +257,15 @@ def _bot_sums(pay: np.ndarray, bots: tuple[str, ...]) -> dict[str, tuple[np.ndar
     return out
 
 
-def _pair_sums(sums: dict[str, tuple[np.ndarray, int]]
-               ) -> dict[tuple[str, str], tuple[np.ndarray, int]]:
+def _pair_sums(
+    sums: dict[str, tuple[np.ndarray, int]],
+) -> dict[tuple[str, str], tuple[np.ndarray, int]]:
     """For every pair of bots, their per-hand difference (first minus second) as an integer
     numerator over a denominator: ``Ta/ka - Tb/kb = (kb·Ta - ka·Tb) / (ka·kb)``."""
-    return {(a, b): (kb * ta - ka * tb, ka * kb)
-            for (a, (ta, ka)), (b, (tb, kb)) in combinations(sums.items(), 2)}
+    return {
+        (a, b): (kb * ta - ka * tb, ka * kb)
+        for (a, (ta, ka)), (b, (tb, kb)) in combinations(sums.items(), 2)
+    }
 
 
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -298,19 +304,24 @@ def rotation_scores(frames: list[pd.DataFrame], lineup: tuple[str, ...]) -> dict
         "lineup": list(lineup),
         "seatings": [list(s) for s in seatings],
         "n_hands": len(index),
-        "bots": [{"bot": b, "seats_per_seating": lineup.count(b),
-                  **_score(MeanMoments(k).add(t, groups).result())}
-                 for b, (t, k) in sums.items()],
-        "bot_differences": [{"bots": list(pair),
-                             **_score(MeanMoments(k).add(d, groups).result())}
-                            for pair, (d, k) in _pair_sums(sums).items()],
+        "bots": [
+            {
+                "bot": b,
+                "seats_per_seating": lineup.count(b),
+                **_score(MeanMoments(k).add(t, groups).result()),
+            }
+            for b, (t, k) in sums.items()
+        ],
+        "bot_differences": [
+            {"bots": list(pair), **_score(MeanMoments(k).add(d, groups).result())}
+            for pair, (d, k) in _pair_sums(sums).items()
+        ],
     }
 
 
 #: the record columns a summary reads besides the per-seat ``pay_*``, ``patterns_*`` and
 #: ``units_*`` ones and the scoring model's own
-_FIELDS = ("game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "discarder",
-           "turns")
+_FIELDS = ("game", "dealer", "next_dealer", "outcome", "win_kind", "winners", "discarder", "turns")
 _COMMON = frozenset(COMMON)
 
 
@@ -320,9 +331,13 @@ def summary_columns(columns: tuple[str, ...] | list[str]) -> list[str]:
     >>> summary_columns(["seed", "game", "tiles_left", "pay_0", "patterns_0", "units_0", "bird_0"])
     ['game', 'pay_0', 'patterns_0', 'units_0', 'bird_0']
     """
-    return [c for c in columns if c in _FIELDS
-            or c.startswith(("pay_", "patterns_", "units_", "declare_turn_"))
-            or (c not in _COMMON and c != "seed")]
+    return [
+        c
+        for c in columns
+        if c in _FIELDS
+        or c.startswith(("pay_", "patterns_", "units_", "declare_turn_"))
+        or (c not in _COMMON and c != "seed")
+    ]
 
 
 class PlaySummary:
@@ -358,8 +373,10 @@ class PlaySummary:
         self.seat_pay = [MeanMoments() for _ in SEATS]
         self.source_pay: dict[tuple[str, int], MeanMoments] = {}
         self.bot_pay = {b: MeanMoments(self.bots.count(b)) for b in dict.fromkeys(self.bots)}
-        self.pair_pay = {(a, b): MeanMoments(self.bots.count(a) * self.bots.count(b))
-                         for a, b in combinations(self.bot_pay, 2)}
+        self.pair_pay = {
+            (a, b): MeanMoments(self.bots.count(a) * self.bots.count(b))
+            for a, b in combinations(self.bot_pay, 2)
+        }
         self.dealer_pay = MeanMoments()
         self.turns = MeanMoments()
         self.per_seat = Distribution()
@@ -377,8 +394,11 @@ class PlaySummary:
         """Add the records of a frame (hands in order, after those added before); returns
         self."""
         if self.sources is None:
-            self.sources = [c[4:-2] for c in df.columns if c.startswith("pay_")
-                            and c.endswith("_0") and c != "pay_0"]
+            self.sources = [
+                c[4:-2]
+                for c in df.columns
+                if c.startswith("pay_") and c.endswith("_0") and c != "pay_0"
+            ]
             self.has_next_dealer = "next_dealer" in df
             self.source_pay = {(src, s): MeanMoments() for src in self.sources for s in SEATS}
         n = len(df)
@@ -450,13 +470,23 @@ class PlaySummary:
         self._open_game = (games[-1], per_game[-1], int(sizes[-1]))
 
     def _model_figures(self) -> dict[str, Any]:
-        sums = RatioMoments(self.model_sums.n_hands, self.model_sums.n_games,
-                             self.model_sums.s.copy(), self.model_sums.ss.copy())
+        sums = RatioMoments(
+            self.model_sums.n_hands,
+            self.model_sums.n_games,
+            self.model_sums.s.copy(),
+            self.model_sums.ss.copy(),
+        )
         if self._open_game is not None:
             sums.add_games(self._open_game[1][None], self._open_game[2])
-        return {m.key: {"label": m.label, "label_zh": m.label_zh, "unit": m.unit,
-                        **ratio_value(sums, j, 0, m.transform)}
-                for j, m in enumerate(self.model_ms)}
+        return {
+            m.key: {
+                "label": m.label,
+                "label_zh": m.label_zh,
+                "unit": m.unit,
+                **ratio_value(sums, j, 0, m.transform),
+            }
+            for j, m in enumerate(self.model_ms)
+        }
 
     def result(self) -> dict[str, Any]:
         """The summary of every hand added (:func:`play_summary`'s keys)."""
@@ -469,27 +499,37 @@ class PlaySummary:
         wins_flat = c["wins"]
         kind_counts = {name: c[("kind", k)] for k, name in enumerate(WIN_KINDS) if k != 0}
         big_counts = {p.id: c[("big", bit)] for bit, p in enumerate(self.patterns)}
-        seats = [{
-            "seat": s, "bot": bots[s], **_score(self.seat_pay[s].result()),
-            "win_rate": rate(c[("wins", s)], n),
-            "deal_in_rate": rate(c[("deal_ins", s)], n),
-            "self_draw_rate": rate(c[("self_draws", s)], n),
-            "by_source": {src: {k: self.source_pay[src, s].result()[k] for k in ("mean", "se")}
-                          for src in self.sources},
-        } for s in SEATS]
+        seats = [
+            {
+                "seat": s,
+                "bot": bots[s],
+                **_score(self.seat_pay[s].result()),
+                "win_rate": rate(c[("wins", s)], n),
+                "deal_in_rate": rate(c[("deal_ins", s)], n),
+                "self_draw_rate": rate(c[("self_draws", s)], n),
+                "by_source": {
+                    src: {k: self.source_pay[src, s].result()[k] for k in ("mean", "se")}
+                    for src in self.sources
+                },
+            }
+            for s in SEATS
+        ]
         return {
             "rules": self.rules_id,
             "options_hash": self.options_hash,
             "seed": self.seed,
-            "bots": [{"bot": b, "seats": [s for s in SEATS if bots[s] == b],
-                      **_score(m.result())} for b, m in self.bot_pay.items()],
+            "bots": [
+                {"bot": b, "seats": [s for s in SEATS if bots[s] == b], **_score(m.result())}
+                for b, m in self.bot_pay.items()
+            ],
             "lineup": list(bots),
             "n_hands": int(n),
             "patterns": [{"id": p.id, "name_zh": p.name_zh} for p in self.patterns],
             "sources": list(self.sources),
             "seats": seats,
-            "bot_differences": [{"bots": list(pair), **_score(m.result())}
-                                for pair, m in self.pair_pay.items()],
+            "bot_differences": [
+                {"bots": list(pair), **_score(m.result())} for pair, m in self.pair_pay.items()
+            ],
             "dealer": {
                 **_score(self.dealer_pay.result()),
                 "win_rate": rate(c["dealer_wins"], n),
@@ -518,8 +558,13 @@ class PlaySummary:
         }
 
 
-def play_summary(df: pd.DataFrame | Iterable[pd.DataFrame], rules_id: str, options_hash: str,
-                 seed: int, bots: tuple[str, ...]) -> dict[str, Any]:
+def play_summary(
+    df: pd.DataFrame | Iterable[pd.DataFrame],
+    rules_id: str,
+    options_hash: str,
+    seed: int,
+    bots: tuple[str, ...],
+) -> dict[str, Any]:
     """Summarise played hands (one record per row) as a JSON-ready dict.
 
     ``df`` is a frame of records, or frames of them in hand order (each part of a dataset,

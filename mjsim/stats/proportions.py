@@ -52,7 +52,7 @@ def odds_text(p: float) -> str:
     x = 1 / p
     if x < 100:
         return f"1 in {x:.3g}"
-    return f"1 in {round(x, 2 - int(math.floor(math.log10(x)))):,.0f}"
+    return f"1 in {round(x, 2 - math.floor(math.log10(x))):,.0f}"
 
 
 def percent(p: float | None, digits: int = 2, style: str = "f") -> str:

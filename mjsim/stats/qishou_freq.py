@@ -26,7 +26,7 @@ import numpy as np
 
 from ..kernels import qishou as Q
 from ..progress import progress_bar
-from ..rules import RuleSet, RulesError, load_rules
+from ..rules import RulesError, RuleSet, load_rules
 from ..sim.deals import DEFAULT_CHUNK, deal_columns, has_qishou
 from .proportions import Z95, odds_text, proportion, wilson
 
@@ -58,9 +58,14 @@ def seat_classes(hits: np.ndarray) -> dict[str, dict[str, Any]]:
     }
 
 
-def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int = 0,
-                 exact: bool = True, chunk: int = DEFAULT_CHUNK,
-                 progress: bool = True) -> dict[str, Any]:
+def qishou_study(
+    rules: str | RuleSet = "changsha",
+    n: int = 200_000,
+    seed: int = 0,
+    exact: bool = True,
+    chunk: int = DEFAULT_CHUNK,
+    progress: bool = True,
+) -> dict[str, Any]:
     """Estimate every 起手胡 pattern on ``n`` deals (JSON-ready dict; see the module doc)."""
     rules = load_rules(rules)
     if not has_qishou(rules):
@@ -77,9 +82,9 @@ def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int 
             cols = deal_columns(rules, seed, start, m)
             for name in names:
                 values = np.asarray(cols[name]).reshape(m, 4)
-                hits[name][start:start + m] = values > 0
+                hits[name][start : start + m] = values > 0
                 if name in counts:
-                    counts[name][start:start + m] = values
+                    counts[name][start : start + m] = values
             advance(m)
     exact_values = _exact(rules) if exact else {}
     patterns: dict[str, Any] = {}
@@ -94,8 +99,10 @@ def qishou_study(rules: str | RuleSet = "changsha", n: int = 200_000, seed: int 
         est["any_player"]["exact"] = None
         if pattern != "any_basic":
             per_seat = counts[f"qs_{pattern}"]
-            est["mean_count"] = {"dealer": float(per_seat[:, 0].mean()),
-                                 "non_dealer": float(per_seat[:, 1:].mean())}
+            est["mean_count"] = {
+                "dealer": float(per_seat[:, 0].mean()),
+                "non_dealer": float(per_seat[:, 1:].mean()),
+            }
         patterns[pattern] = est
     return {
         "rules": rules.id,

@@ -33,10 +33,29 @@ from .proportions import Z95, wilson
 RESULTS = ("won_self_draw", "won_discard", "dealt_in", "other_won", "drawn")
 RESULTS_ZH = ("自摸", "点炮胡", "放炮", "他家胡", "流局")
 #: the columns :func:`ready_seats` reads
-READ = ("seed", "game", "index", "outcome", "win_kind", "winners", "discarder",
-        "ready_open", *(f"{g}_{s}" for g in ("ready_turn", "ready_waits_lo", "ready_waits_hi",
-                                             "ready_live", "ready_shape", "declare_turn",
-                                             "pay") for s in R.SEATS))
+READ = (
+    "seed",
+    "game",
+    "index",
+    "outcome",
+    "win_kind",
+    "winners",
+    "discarder",
+    "ready_open",
+    *(
+        f"{g}_{s}"
+        for g in (
+            "ready_turn",
+            "ready_waits_lo",
+            "ready_waits_hi",
+            "ready_live",
+            "ready_shape",
+            "declare_turn",
+            "pay",
+        )
+        for s in R.SEATS
+    ),
+)
 #: live-copy groups of the tables: 0 … 7, then 8 or more
 LIVE_TOP = 8
 #: rounds (巡) of the tables: 0 (ready as dealt), 1 … 11, then 12 or more
@@ -69,8 +88,10 @@ def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
     """
     missing = [c for c in READ if c not in df.columns]
     if missing:
-        raise ValueError(f"records lack the readiness columns ({missing[0]} …): play them "
-                         "again with this version")
+        raise ValueError(
+            f"records lack the readiness columns ({missing[0]} …): play them "
+            "again with this version"
+        )
     parts = []
     for s in R.SEATS:
         turn = df[f"ready_turn_{s}"].to_numpy().astype(np.int64)
@@ -82,20 +103,30 @@ def ready_seats(df: pd.DataFrame) -> pd.DataFrame:
         drawn = d.outcome.to_numpy() == R.OUT_DRAW
         dealt_in = ~won & ~drawn & ~self_draw & (d.discarder.to_numpy() == s)
         result = np.select([won & self_draw, won, dealt_in, drawn], [0, 1, 2, 4], 3)
-        parts.append(pd.DataFrame({
-            "seed": d.seed.to_numpy(), "game": d.game.to_numpy(), "index": d["index"].to_numpy(),
-            "seat": np.full(len(d), s, np.int8), "turn": turn[rows],
-            "round": (turn[rows] + 3) // 4,
-            "n_waits": _popcount(d[f"ready_waits_lo_{s}"].to_numpy())
-            + _popcount(d[f"ready_waits_hi_{s}"].to_numpy()),
-            "live": d[f"ready_live_{s}"].to_numpy().astype(np.int64),
-            "wait_shape": pd.Categorical.from_codes(d[f"ready_shape_{s}"].to_numpy().astype(int),
-                                               SHAPES),
-            "concealed": ((d.ready_open.to_numpy().astype(np.int64) >> s) & 1) == 0,
-            "declared": d[f"declare_turn_{s}"].to_numpy() > 0,
-            "result": pd.Categorical.from_codes(result, RESULTS),
-            "won": won, "self_draw": won & self_draw,
-            "pay": d[f"pay_{s}"].to_numpy().astype(np.int64)}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "seed": d.seed.to_numpy(),
+                    "game": d.game.to_numpy(),
+                    "index": d["index"].to_numpy(),
+                    "seat": np.full(len(d), s, np.int8),
+                    "turn": turn[rows],
+                    "round": (turn[rows] + 3) // 4,
+                    "n_waits": _popcount(d[f"ready_waits_lo_{s}"].to_numpy())
+                    + _popcount(d[f"ready_waits_hi_{s}"].to_numpy()),
+                    "live": d[f"ready_live_{s}"].to_numpy().astype(np.int64),
+                    "wait_shape": pd.Categorical.from_codes(
+                        d[f"ready_shape_{s}"].to_numpy().astype(int), SHAPES
+                    ),
+                    "concealed": ((d.ready_open.to_numpy().astype(np.int64) >> s) & 1) == 0,
+                    "declared": d[f"declare_turn_{s}"].to_numpy() > 0,
+                    "result": pd.Categorical.from_codes(result, RESULTS),
+                    "won": won,
+                    "self_draw": won & self_draw,
+                    "pay": d[f"pay_{s}"].to_numpy().astype(np.int64),
+                }
+            )
+        )
     out = pd.concat(parts, ignore_index=True)
     return out.sort_values(["seed", "index", "seat"], kind="stable", ignore_index=True)
 
@@ -122,7 +153,7 @@ def estimate(values: np.ndarray, groups: np.ndarray) -> dict[str, Any]:
     if m is None or se is None or not np.isfinite(se):
         return {"n": r["n"], "mean": m, "se": None, "ci": [None, None]}
     if values.dtype == np.bool_:
-        n_eff = r["n"] if se == 0 else min(r["n"], m * (1 - m) / se ** 2)
+        n_eff = r["n"] if se == 0 else min(r["n"], m * (1 - m) / se**2)
         ci = list(wilson(m * n_eff, n_eff))
     else:
         ci = [m - Z95 * se, m + Z95 * se]
@@ -152,7 +183,8 @@ def waits_study(seats: pd.DataFrame, n_hands: int) -> dict[str, Any]:
     shapes = [s for s in SHAPES[1:] if (seats.wait_shape == s).any()]
     wins = seats[seats.won]
     out = {
-        "n_hands": int(n_hands), "n_ready": int(len(seats)),
+        "n_hands": int(n_hands),
+        "n_ready": len(seats),
         "ready_share": len(seats) / (4 * n_hands),
         "win": estimate(seats.won.to_numpy(), g),
         "by_live": _by(seats, live, list(range(LIVE_TOP + 1)), "won"),
@@ -160,13 +192,14 @@ def waits_study(seats: pd.DataFrame, n_hands: int) -> dict[str, Any]:
         "by_round": _by(seats, rounds, list(range(ROUND_TOP + 1)), "won"),
         "by_concealed": _by(seats, seats.concealed, [True, False], "won"),
         "by_declared": _by(seats, seats.declared, [True, False], "won")
-        if seats.declared.any() else [],
+        if seats.declared.any()
+        else [],
         "self_draw_by_shape": _by(wins, wins.wait_shape.astype(str), shapes, "self_draw"),
-        "results": [{"group": r, **estimate((seats.result == r).to_numpy(), g)}
-                    for r in RESULTS],
+        "results": [{"group": r, **estimate((seats.result == r).to_numpy(), g)} for r in RESULTS],
         "score": estimate(seats.pay.to_numpy(), g),
         "score_by_result": _by(seats, seats.result.astype(str), list(RESULTS), "pay"),
-        "live_top": LIVE_TOP, "round_top": ROUND_TOP,
+        "live_top": LIVE_TOP,
+        "round_top": ROUND_TOP,
     }
     for row in out["by_shape"] + out["self_draw_by_shape"]:
         row["group_zh"] = SHAPES_ZH[SHAPES.index(row["group"])]
@@ -187,8 +220,17 @@ def win_by_live_and_shape(seats: pd.DataFrame) -> pd.DataFrame:
             pick = of_shape & (live == n_live)
             if pick.sum() >= 2:
                 e = estimate(seats.won.to_numpy()[pick], g[pick])
-                rows.append({"shape": shape, "live": n_live, "n": e["n"], "mean": e["mean"],
-                             "se": e["se"], "lo": e["ci"][0], "hi": e["ci"][1]})
+                rows.append(
+                    {
+                        "shape": shape,
+                        "live": n_live,
+                        "n": e["n"],
+                        "mean": e["mean"],
+                        "se": e["se"],
+                        "lo": e["ci"][0],
+                        "hi": e["ci"][1],
+                    }
+                )
     return pd.DataFrame(rows, columns=["shape", "live", "n", "mean", "se", "lo", "hi"])
 
 
@@ -207,7 +249,9 @@ def deal_waits(rules: Any, n: int, seed: int = 0) -> dict[str, Any]:
     out = {"n_deals": int(n), "ready": estimate(df.ready.to_numpy(), deals), "exact": exact}
     for col, key in (("n_waits", "by_waits"), ("live_waits", "by_live")):
         values = ready[col].to_numpy().astype(np.int64)
-        out[key] = [{"group": int(v), **estimate(values == v, ready.deal.to_numpy())}
-                    for v in np.unique(values)]
+        out[key] = [
+            {"group": int(v), **estimate(values == v, ready.deal.to_numpy())}
+            for v in np.unique(values)
+        ]
         out[f"mean_{col}"] = estimate(values, ready.deal.to_numpy()) if len(values) else None
     return out

@@ -111,8 +111,11 @@ def load_flagged() -> np.ndarray:
     """The flagged table (``uint8[5**9, 80]``), from the cache or generated once."""
     global _TABLE
     if _TABLE is None:
-        _TABLE = cached_array(cache_dir() / "flagged", (5**SUIT_DIGITS, N_COLS),
-                              lambda: _build(SUIT_DIGITS, False, False))
+        _TABLE = cached_array(
+            cache_dir() / "flagged",
+            (5**SUIT_DIGITS, N_COLS),
+            lambda: _build(SUIT_DIGITS, False, False),
+        )
     return _TABLE
 
 

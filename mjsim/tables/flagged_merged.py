@@ -65,17 +65,20 @@ NO_PAIR = np.iinfo(np.uint32).max
 N_SUIT_ROWS, N_HONOUR_ROWS = 4346, 199
 N_LEFT_PAIRS, N_LEFT, N_RIGHT = 683_547, 32_673, 25_297
 
-FlagTables = namedtuple("FlagTables", [
-    "suit_ids",       # uint16[5^9]: the id of each suit vector's flagged row
-    "suit_rows",      # uint8[N_SUIT_ROWS, 80]: those rows (mjsim.tables.flagged columns)
-    "honour_ids",     # uint8[2, 5^7]: the id of each honour vector's row, without / with red
-    "left_start",     # int64[N_SUIT_ROWS]: where the left pairs of id a begin (b = a first)
-    "left_stop",      # int64[N_SUIT_ROWS]: the ids b < left_stop[a] have a left pair with a
-    "left_pairs",     # uint32[N_LEFT_PAIRS]: the left vector of each pair a ≤ b
-    "right_pairs",    # uint32[N_HONOUR_ROWS, N_SUIT_ROWS]: the right vector, or NO_PAIR
-    "left_vectors",   # uint8[N_LEFT, VECTOR]
-    "right_vectors",  # uint8[N_RIGHT, VECTOR]
-])
+FlagTables = namedtuple(
+    "FlagTables",
+    [
+        "suit_ids",  # uint16[5^9]: the id of each suit vector's flagged row
+        "suit_rows",  # uint8[N_SUIT_ROWS, 80]: those rows (mjsim.tables.flagged columns)
+        "honour_ids",  # uint8[2, 5^7]: the id of each honour vector's row, without / with red
+        "left_start",  # int64[N_SUIT_ROWS]: where the left pairs of id a begin (b = a first)
+        "left_stop",  # int64[N_SUIT_ROWS]: the ids b < left_stop[a] have a left pair with a
+        "left_pairs",  # uint32[N_LEFT_PAIRS]: the left vector of each pair a ≤ b
+        "right_pairs",  # uint32[N_HONOUR_ROWS, N_SUIT_ROWS]: the right vector, or NO_PAIR
+        "left_vectors",  # uint8[N_LEFT, VECTOR]
+        "right_vectors",  # uint8[N_RIGHT, VECTOR]
+    ],
+)
 
 
 @njit(cache=True, inline="always")
@@ -106,8 +109,11 @@ def _merge(rows_a, rows_b, ids_a, ids_b, left):
                             best = INF
                             g = f
                             while True:  # the subsets g of f
-                                best = min(best, np.int64(a[(m1 * 2 + p1) * N_FLAGS + g])
-                                           + np.int64(b[(m2 * 2 + p2) * N_FLAGS + (f & ~g)]))
+                                best = min(
+                                    best,
+                                    np.int64(a[(m1 * 2 + p1) * N_FLAGS + g])
+                                    + np.int64(b[(m2 * 2 + p2) * N_FLAGS + (f & ~g)]),
+                                )
                                 if g == 0:
                                     break
                                 g = (g - 1) & f
@@ -195,14 +201,19 @@ def load_flag_tables() -> FlagTables:
                     assert got.shape == shape and got.dtype == dtype, (key, got.shape, got.dtype)
             return built[name]
 
-        _TABLES = FlagTables(**{
-            name: cached_array(cache_dir() / f"flag{LAYOUT}-{name}", shape,
-                               lambda n=name: part(n), dtype)
-            for name, (shape, dtype) in _SPECS.items()})
+        _TABLES = FlagTables(
+            **{
+                name: cached_array(
+                    cache_dir() / f"flag{LAYOUT}-{name}", shape, lambda n=name: part(n), dtype
+                )
+                for name, (shape, dtype) in _SPECS.items()
+            }
+        )
     return _TABLES
 
 
 def no_flag_tables() -> FlagTables:
     """Tables of the same types for a rule set without shape conditions (never read)."""
-    return FlagTables(**{name: np.zeros((1,) * len(shape), dtype)
-                         for name, (shape, dtype) in _SPECS.items()})
+    return FlagTables(
+        **{name: np.zeros((1,) * len(shape), dtype) for name, (shape, dtype) in _SPECS.items()}
+    )

@@ -31,8 +31,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .suits import (HONOUR_DIGITS, INF, MAX_MELDS, N_COLS, N_PAIR, SUIT_DIGITS, count_digits,
-                    load_tables)
+from .suits import (
+    HONOUR_DIGITS,
+    INF,
+    MAX_MELDS,
+    N_COLS,
+    N_PAIR,
+    SUIT_DIGITS,
+    count_digits,
+    load_tables,
+)
 
 ID_BITS = 16
 ID_MASK = (1 << ID_BITS) - 1
@@ -108,12 +116,21 @@ def _build() -> Merged:
         pairs.append((ids + offset).astype(np.uint16).reshape(len(a), len(b)))
         vectors.append(distinct)
         offset += len(distinct)
-    suit_info = (std_ids.astype(np.int64) | (pung_ids.astype(np.int64) << ID_BITS)
-                 | (pair_stats(count_digits(SUIT_DIGITS)) << STATS_SHIFT))
-    honour_info = (honour_ids.astype(np.int64)
-                   | (pair_stats(count_digits(HONOUR_DIGITS)) << STATS_SHIFT))
-    return Merged(suit_info=suit_info, honour_info=honour_info, no_honour_info=len(hon) - 1,
-                  pairs=tuple(pairs), vectors=np.vstack(vectors))
+    suit_info = (
+        std_ids.astype(np.int64)
+        | (pung_ids.astype(np.int64) << ID_BITS)
+        | (pair_stats(count_digits(SUIT_DIGITS)) << STATS_SHIFT)
+    )
+    honour_info = honour_ids.astype(np.int64) | (
+        pair_stats(count_digits(HONOUR_DIGITS)) << STATS_SHIFT
+    )
+    return Merged(
+        suit_info=suit_info,
+        honour_info=honour_info,
+        no_honour_info=len(hon) - 1,
+        pairs=tuple(pairs),
+        vectors=np.vstack(vectors),
+    )
 
 
 _MERGED: Merged | None = None

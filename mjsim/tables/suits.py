@@ -160,8 +160,11 @@ def cached_array(stem: Path, shape: tuple[int, ...], build, dtype=np.uint8) -> n
     path, sig = stem.with_suffix(".npy"), stem.with_suffix(".sha256")
     if path.exists() and sig.exists():
         array = np.load(path)
-        if (array.shape == shape and array.dtype == dtype
-                and _digest(array) == sig.read_text().strip()):
+        if (
+            array.shape == shape
+            and array.dtype == dtype
+            and _digest(array) == sig.read_text().strip()
+        ):
             return array
     array = build()
     try:
@@ -185,7 +188,8 @@ def load_tables() -> Tables:
         _TABLES = Tables(
             std=cached_array(d / "std", suit_shape, lambda: _build(SUIT_DIGITS, True, True)),
             pung=cached_array(d / "pung", suit_shape, lambda: _build(SUIT_DIGITS, False, True)),
-            honour=cached_array(d / "honour", honour_shape,
-                                lambda: _build(HONOUR_DIGITS, False, False)),
+            honour=cached_array(
+                d / "honour", honour_shape, lambda: _build(HONOUR_DIGITS, False, False)
+            ),
         )
     return _TABLES

@@ -42,8 +42,13 @@ from .. import values as V
 from . import bao, caishen, changsha, generic, shanghai
 
 MODELS = ("changsha", "generic", "shanghai", "caishen", "bao")
-_MODULES = {"changsha": changsha, "generic": generic, "shanghai": shanghai,
-            "caishen": caishen, "bao": bao}
+_MODULES = {
+    "changsha": changsha,
+    "generic": generic,
+    "shanghai": shanghai,
+    "caishen": caishen,
+    "bao": bao,
+}
 _BY_MARK = {module.MARK: module for module in _MODULES.values()}
 #: the field of a rule set's arrays that holds its model's mark
 MARK_FIELD = "model"
@@ -126,6 +131,7 @@ def _hook(name: str, default=None):
     """A function for compiled code that calls the ``name`` function of the model whose mark
     the rule set's arrays carry (``default`` where that model has none), chosen at compile
     time from the arrays' numba type."""
+
     def hook(G, *args):
         raise TypeError(f"scoring hook {name} is called from compiled code only")
 
@@ -138,7 +144,9 @@ def _hook(name: str, default=None):
 
         def call(G, *args):
             return f(G, *args)
+
         return call
+
     return hook
 
 

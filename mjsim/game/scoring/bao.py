@@ -29,17 +29,68 @@ from ...tables.flagged import CHOW
 from .. import record as R
 from .. import values as V
 from ..shape import ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, family_takes, hand_facts, split
-from ..state import (DRAW_FOURTH, DRAW_ON_READY, DRAW_WILD, P_BAO_CHANGES,
-                     P_DEALER, P_TURNS, P_WILD_DRAW, P_WILD_TILE, PUSH_NONE, ST_PUSH,
-                     dealer_first_turn, exposed_melds, n_waits)
+from ..state import (
+    DRAW_FOURTH,
+    DRAW_ON_READY,
+    DRAW_WILD,
+    P_BAO_CHANGES,
+    P_DEALER,
+    P_TURNS,
+    P_WILD_DRAW,
+    P_WILD_TILE,
+    PUSH_NONE,
+    ST_PUSH,
+    dealer_first_turn,
+    exposed_melds,
+    n_waits,
+)
 
 #: the items of §4.7 / §4.11 in the order of their pattern bits
-ITEMS = ("zimo", "edge", "menting", "mobao", "baozhongbao", "dafeng", "dafeng_edge",
-         "duibao", "limen", "piao", "tianhu", "after_draw", "push")
-ITEMS_ZH = ("自摸", "边卡吊", "闷听", "摸宝", "宝中宝", "大风", "大风宝中宝", "对宝", "立门胡",
-            "飘胡", "天胡", "荒庄翻倍", "推出")
-(I_ZIMO, I_EDGE, I_MENTING, I_MOBAO, I_BAOZHONGBAO, I_DAFENG, I_DAFENG_EDGE, I_DUIBAO,
- I_LIMEN, I_PIAO, I_TIANHU, I_AFTER_DRAW, I_PUSH) = range(len(ITEMS))
+ITEMS = (
+    "zimo",
+    "edge",
+    "menting",
+    "mobao",
+    "baozhongbao",
+    "dafeng",
+    "dafeng_edge",
+    "duibao",
+    "limen",
+    "piao",
+    "tianhu",
+    "after_draw",
+    "push",
+)
+ITEMS_ZH = (
+    "自摸",
+    "边卡吊",
+    "闷听",
+    "摸宝",
+    "宝中宝",
+    "大风",
+    "大风宝中宝",
+    "对宝",
+    "立门胡",
+    "飘胡",
+    "天胡",
+    "荒庄翻倍",
+    "推出",
+)
+(
+    I_ZIMO,
+    I_EDGE,
+    I_MENTING,
+    I_MOBAO,
+    I_BAOZHONGBAO,
+    I_DAFENG,
+    I_DAFENG_EDGE,
+    I_DUIBAO,
+    I_LIMEN,
+    I_PIAO,
+    I_TIANHU,
+    I_AFTER_DRAW,
+    I_PUSH,
+) = range(len(ITEMS))
 
 #: the model's values: name -> (choices, or type, default); each item's 番 is its name
 PARAMS = {
@@ -55,8 +106,9 @@ P_FAN = 1  # P_FAN + item
 P_DEALER_FAN, P_FEEDER_FAN, P_EDGE_RULE, P_ONE_TILE = (1 + len(ITEMS) + i for i in range(4))
 EDGE_DECOMPOSITION, EDGE_SINGLE_WAIT = range(2)
 
-PATTERNS = tuple(R.Pattern(item, zh, 0, "§4.7 / §4.11: 2^番 of the preset")
-                 for item, zh in zip(ITEMS, ITEMS_ZH))
+PATTERNS = tuple(
+    R.Pattern(item, zh, 0, "§4.7 / §4.11: 2^番 of the preset") for item, zh in zip(ITEMS, ITEMS_ZH)
+)
 PATTERNS_TITLE = "items of the multiplier (番)"
 
 
@@ -70,23 +122,35 @@ SOURCES = ("win",)
 WIN_SOURCES = ("win",)
 #: how each winner won (:data:`HOW`); whether each seat declared concealed (闷听); 换宝 in
 #: the hand (the 报听 turn is the common ``declare_turn``)
-HOW = ("none", "ron", "zimo", "mobao", "baozhongbao", "dafeng", "dafeng_edge", "duibao",
-       "tianhu")
+HOW = ("none", "ron", "zimo", "mobao", "baozhongbao", "dafeng", "dafeng_edge", "duibao", "tianhu")
 HOW_ZH = ("", "点炮", "自摸", "摸宝", "宝中宝", "大风", "大风宝中宝", "对宝", "天胡")
-H_NONE, H_RON, H_ZIMO, H_MOBAO, H_BZB, H_DAFENG, H_DAFENG_EDGE, H_DUIBAO, H_TIANHU = \
-    range(len(HOW))
+H_NONE, H_RON, H_ZIMO, H_MOBAO, H_BZB, H_DAFENG, H_DAFENG_EDGE, H_DUIBAO, H_TIANHU = range(len(HOW))
 COLUMNS = (*R.seat_columns("how"), *R.seat_columns("menting"), "bao_changes")
 C_HOW, C_MENTING, C_BAO_CHANGES = 0, 4, 8
 WIDE: tuple[str, ...] = ()
 FACTS = (
-    R.Fact("how", "share of wins by how they were won", "胡法占比", "winner_share", "how",
-           HOW, HOW_ZH),
-    R.Fact("menting", "share of wins declared concealed (闷听)", "闷听胡牌占比",
-           "winner_share", "menting", ("no", "yes"), ("", "闷听")),
-    R.Fact("declare_turn", "the winner's 报听 discard (counted from 1)", "胡牌者报听巡数",
-           "winner_mean", "declare_turn", (), ()),
-    R.Fact("bao_changes", "hands with a 换宝", "有换宝的局", "hand_rate", "bao_changes",
-           (), ()),
+    R.Fact(
+        "how", "share of wins by how they were won", "胡法占比", "winner_share", "how", HOW, HOW_ZH
+    ),
+    R.Fact(
+        "menting",
+        "share of wins declared concealed (闷听)",
+        "闷听胡牌占比",
+        "winner_share",
+        "menting",
+        ("no", "yes"),
+        ("", "闷听"),
+    ),
+    R.Fact(
+        "declare_turn",
+        "the winner's 报听 discard (counted from 1)",
+        "胡牌者报听巡数",
+        "winner_mean",
+        "declare_turn",
+        (),
+        (),
+    ),
+    R.Fact("bao_changes", "hands with a 换宝", "有换宝的局", "hand_rate", "bao_changes", (), ()),
 )
 
 #: slots of ``State.model``: each seat's 报听 turn (4), the seats that declared concealed
@@ -106,7 +170,9 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     share (``fan_feeder``), and the cautious bot folds only from shanten 3 — never where
     there is none."""
     return np.array([int(values[name]) for name in PARAMS], dtype=np.int64), {
-        "weigh_waits": True, "fold_from": 4 if int(values["fan_feeder"]) > 0 else 0}
+        "weigh_waits": True,
+        "fold_from": 4 if int(values["fan_feeder"]) > 0 else 0,
+    }
 
 
 def roles(rules) -> tuple[np.ndarray, np.ndarray]:
@@ -151,8 +217,9 @@ def readings(G, S, W, s, counts, tile):
                 for k in range(34):
                     work[k] = counts[k] - (2 if k == pair else 0)
                 done, pung, chow, roles = split(work, mask, tile)
-                if not done or not family_takes(G, f, pair, pung, chow, flags, suits, honours,
-                                                n_concealed):
+                if not done or not family_takes(
+                    G, f, pair, pung, chow, flags, suits, honours, n_concealed
+                ):
                     continue
                 out |= RD_ANY | roles
                 if pair == tile:
@@ -228,9 +295,14 @@ def declare(G, S, s):
 
 @njit_borrowed
 def _how(S, bits, win_kind, tsumo):
-    for item, code in ((I_TIANHU, H_TIANHU), (I_BAOZHONGBAO, H_BZB),
-                       (I_DAFENG_EDGE, H_DAFENG_EDGE), (I_DAFENG, H_DAFENG),
-                       (I_MOBAO, H_MOBAO), (I_DUIBAO, H_DUIBAO)):
+    for item, code in (
+        (I_TIANHU, H_TIANHU),
+        (I_BAOZHONGBAO, H_BZB),
+        (I_DAFENG_EDGE, H_DAFENG_EDGE),
+        (I_DAFENG, H_DAFENG),
+        (I_MOBAO, H_MOBAO),
+        (I_DUIBAO, H_DUIBAO),
+    ):
         if (bits >> item) & 1:
             return code
     return H_ZIMO if tsumo else H_RON

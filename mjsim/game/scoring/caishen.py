@@ -31,16 +31,67 @@ from ...kernels.jit import njit_borrowed
 from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
 from .. import record as R
 from .. import values as V
-from ..state import (M_TYPE, P_DEALER, P_LAST, P_TURNS, dealer_first_turn, exposed_melds,
-                     kernel_cost, wild_held, wild_mask)
+from ..state import (
+    M_TYPE,
+    P_DEALER,
+    P_LAST,
+    P_TURNS,
+    dealer_first_turn,
+    exposed_melds,
+    kernel_cost,
+    wild_held,
+    wild_mask,
+)
 
 #: the types of §3.5, in the order of their pattern bits; then the multipliers' bits
-TYPES = ("ruan", "pinghu", "zimo", "qianggang", "ruan_badui", "sancai_ruan", "caishen_niu",
-         "sancai_ying", "ying_badui", "tianhu", "dihu", "dandiao", "pengpeng", "qingyise")
-TYPES_ZH = ("软牌", "平胡", "自摸", "抢杠胡", "软八对", "三财神软胡", "财神牛", "三财神硬胡",
-            "硬八对", "天胡", "地胡", "单吊", "碰碰胡", "清一色")
-T_RUAN, T_PINGHU, T_ZIMO, T_QIANGGANG, T_RUAN_BADUI, T_SANCAI_RUAN, T_NIU, T_SANCAI_YING, \
-    T_YING_BADUI, T_TIANHU, T_DIHU, T_DANDIAO, T_PENGPENG, T_QINGYISE = range(len(TYPES))
+TYPES = (
+    "ruan",
+    "pinghu",
+    "zimo",
+    "qianggang",
+    "ruan_badui",
+    "sancai_ruan",
+    "caishen_niu",
+    "sancai_ying",
+    "ying_badui",
+    "tianhu",
+    "dihu",
+    "dandiao",
+    "pengpeng",
+    "qingyise",
+)
+TYPES_ZH = (
+    "软牌",
+    "平胡",
+    "自摸",
+    "抢杠胡",
+    "软八对",
+    "三财神软胡",
+    "财神牛",
+    "三财神硬胡",
+    "硬八对",
+    "天胡",
+    "地胡",
+    "单吊",
+    "碰碰胡",
+    "清一色",
+)
+(
+    T_RUAN,
+    T_PINGHU,
+    T_ZIMO,
+    T_QIANGGANG,
+    T_RUAN_BADUI,
+    T_SANCAI_RUAN,
+    T_NIU,
+    T_SANCAI_YING,
+    T_YING_BADUI,
+    T_TIANHU,
+    T_DIHU,
+    T_DANDIAO,
+    T_PENGPENG,
+    T_QINGYISE,
+) = range(len(TYPES))
 N_TYPES = len(TYPES)
 B_GANGKAI, B_ZIMO_DOUBLE, B_PAOMA = N_TYPES, N_TYPES + 1, N_TYPES + 2
 #: each type's tier: 0 软, 1 硬, 2 双翻
@@ -52,8 +103,22 @@ _RANK = np.array([0, 0, 0, 1, 0, 0, 0, 1, 4, -1, -1, 5, 2, 3], dtype=np.int64)
 #: types 自摸翻倍 doubles by default (``selfdraw_scope`` listed)
 _LISTED = (1 << T_DANDIAO) | (1 << T_PENGPENG) | (1 << T_QINGYISE)
 #: the type a win is recorded as (``type_<seat>``): its first type in this order
-_SHOWN = (T_DANDIAO, T_YING_BADUI, T_QINGYISE, T_PENGPENG, T_SANCAI_YING, T_TIANHU, T_DIHU,
-          T_QIANGGANG, T_NIU, T_SANCAI_RUAN, T_RUAN_BADUI, T_ZIMO, T_PINGHU, T_RUAN)
+_SHOWN = (
+    T_DANDIAO,
+    T_YING_BADUI,
+    T_QINGYISE,
+    T_PENGPENG,
+    T_SANCAI_YING,
+    T_TIANHU,
+    T_DIHU,
+    T_QIANGGANG,
+    T_NIU,
+    T_SANCAI_RUAN,
+    T_RUAN_BADUI,
+    T_ZIMO,
+    T_PINGHU,
+    T_RUAN,
+)
 #: how the winner's 财神 were read: none held, all as their own kind (归位), some standing
 #: for another kind (代替), or no shape at all (三财神软胡)
 READINGS = ("none", "guiwei", "daiti", "free")
@@ -68,8 +133,10 @@ GENFENG_KINDS = np.zeros(34, dtype=np.bool_)
 GENFENG_KINDS[[27, 28, 29, 30, 32, 33]] = True
 
 PATTERNS = (
-    *(R.Pattern(t, zh, (1, 2, 4)[TIER[i]], "§3.5") for i, (t, zh) in
-      enumerate(zip(TYPES, TYPES_ZH))),
+    *(
+        R.Pattern(t, zh, (1, 2, 4)[TIER[i]], "§3.5")
+        for i, (t, zh) in enumerate(zip(TYPES, TYPES_ZH))
+    ),
     R.Pattern("gangkai", "杠后开花", 2, "won on a kong's replacement (G = 2)"),
     R.Pattern("zimo_double", "自摸翻倍", 2, "a self-drawn 单吊, 碰碰胡 or 清一色 (S = 2)"),
     R.Pattern("paoma", "跑马", 0, "the winner's 16 tiles were in a 跑马 state"),
@@ -82,16 +149,36 @@ R_STANDARD, R_PAIRS, R_PUNGS = range(3)
 
 #: the model's values: name -> (choices, or type, default); the preset's [game] sets them
 PARAMS = {
-    "tier_mult": (tuple, (1, 2, 4)), "stack": (bool, False),
+    "tier_mult": (tuple, (1, 2, 4)),
+    "stack": (bool, False),
     "selfdraw_scope": (("listed", "all"), "listed"),
-    "difen": (int, 1), "maidi": (int, 0), "dingdi": (int, 0),
-    "caishen_points": (int, 0), "kong_points": (int, 0), "discarder_pays_all": (bool, False),
+    "difen": (int, 1),
+    "maidi": (int, 0),
+    "dingdi": (int, 0),
+    "caishen_points": (int, 0),
+    "kong_points": (int, 0),
+    "discarder_pays_all": (bool, False),
     "dihu_scope": (("first_discard", "first_round"), "first_discard"),
-    "genfeng": (bool, True), "genfeng_growth": (("double", "linear"), "double"),
+    "genfeng": (bool, True),
+    "genfeng_growth": (("double", "linear"), "double"),
 }
 #: slots of the model's int64 array (tier_mult spread over three)
-(P_SOFT, P_HARD, P_DOUBLE, P_STACK, P_SCOPE, P_DIFEN, P_MAIDI, P_DINGDI, P_CAI_POINTS,
- P_KONG_POINTS, P_DISCARDER_ALL, P_DIHU, P_GENFENG, P_GROWTH) = range(14)
+(
+    P_SOFT,
+    P_HARD,
+    P_DOUBLE,
+    P_STACK,
+    P_SCOPE,
+    P_DIFEN,
+    P_MAIDI,
+    P_DINGDI,
+    P_CAI_POINTS,
+    P_KONG_POINTS,
+    P_DISCARDER_ALL,
+    P_DIHU,
+    P_GENFENG,
+    P_GROWTH,
+) = range(14)
 SCOPE_LISTED, SCOPE_ALL = range(2)
 DIHU_FIRST, DIHU_ROUND = range(2)
 GROWTH_DOUBLE, GROWTH_LINEAR = range(2)
@@ -110,25 +197,69 @@ WIN_SOURCES = ("win",)
 #: reading and the 跑马 state its 16 tiles were in (:data:`PAOMA`); the hand's 跟风 events
 #: and the largest k among them; the seats whose 16 tiles were in a 跑马 state at the deal or
 #: after a discard (bitmask)
-COLUMNS = (*R.seat_columns("type"), *R.seat_columns("tier"), *R.seat_columns("cai"),
-           *R.seat_columns("reading"), *R.seat_columns("paoma_state"), "genfeng",
-           "genfeng_top", "paoma")
-C_TYPE, C_TIER, C_CAI, C_READING, C_PAOMA_STATE, C_GENFENG, C_GENFENG_TOP, C_PAOMA = \
-    0, 4, 8, 12, 16, 20, 21, 22
+COLUMNS = (
+    *R.seat_columns("type"),
+    *R.seat_columns("tier"),
+    *R.seat_columns("cai"),
+    *R.seat_columns("reading"),
+    *R.seat_columns("paoma_state"),
+    "genfeng",
+    "genfeng_top",
+    "paoma",
+)
+C_TYPE, C_TIER, C_CAI, C_READING, C_PAOMA_STATE, C_GENFENG, C_GENFENG_TOP, C_PAOMA = (
+    0,
+    4,
+    8,
+    12,
+    16,
+    20,
+    21,
+    22,
+)
 WIDE: tuple[str, ...] = ()
 FACTS = (
-    R.Fact("type", "share of wins by type (the highest)", "胡牌类型占比", "winner_share", "type",
-           ("none", *TYPES), ("", *TYPES_ZH)),
-    R.Fact("tier", "share of wins by tier", "胡牌等级占比", "winner_share", "tier", TIERS,
-           TIERS_ZH),
-    R.Fact("reading", "share of wins by how the 财神 were read", "财神用法占比", "winner_share",
-           "reading", READINGS, READINGS_ZH),
+    R.Fact(
+        "type",
+        "share of wins by type (the highest)",
+        "胡牌类型占比",
+        "winner_share",
+        "type",
+        ("none", *TYPES),
+        ("", *TYPES_ZH),
+    ),
+    R.Fact(
+        "tier", "share of wins by tier", "胡牌等级占比", "winner_share", "tier", TIERS, TIERS_ZH
+    ),
+    R.Fact(
+        "reading",
+        "share of wins by how the 财神 were read",
+        "财神用法占比",
+        "winner_share",
+        "reading",
+        READINGS,
+        READINGS_ZH,
+    ),
     R.Fact("cai", "财神 held by the winner", "胡牌者所持财神", "winner_mean", "cai", (), ()),
-    R.Fact("paoma_state", "share of wins from a 跑马 state", "跑马胡牌占比", "winner_share",
-           "paoma_state", PAOMA, PAOMA_ZH),
+    R.Fact(
+        "paoma_state",
+        "share of wins from a 跑马 state",
+        "跑马胡牌占比",
+        "winner_share",
+        "paoma_state",
+        PAOMA,
+        PAOMA_ZH,
+    ),
     R.Fact("genfeng", "hands with a 跟风 event", "有跟风的局", "hand_rate", "genfeng", (), ()),
-    R.Fact("paoma", "hands where a seat reached a 跑马 state", "有跑马的局", "hand_rate",
-           "paoma", (), ()),
+    R.Fact(
+        "paoma",
+        "hands where a seat reached a 跑马 state",
+        "有跑马的局",
+        "hand_rate",
+        "paoma",
+        (),
+        (),
+    ),
 )
 
 #: slots of ``State.model``: the honour a 跟风 may follow (its discarder + 1, 0: none), its
@@ -193,8 +324,16 @@ def paoma_state(G, S, s, counts):
     for k in range(34):
         if S.wild[s, k] and counts[k] > 0:
             counts[k] -= 1
-            done = melds_cost(counts, wild_mask(S, s), G.honour_mask, arrays_at(G.tables),
-                              G.cfg[V.MELDS] - S.n_melds[s]) == 0
+            done = (
+                melds_cost(
+                    counts,
+                    wild_mask(S, s),
+                    G.honour_mask,
+                    arrays_at(G.tables),
+                    G.cfg[V.MELDS] - S.n_melds[s],
+                )
+                == 0
+            )
             counts[k] += 1
             return PS_NIU if done else PS_NONE
     return PS_NONE
@@ -306,8 +445,17 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     if w > 0 and (std or pairs):
         # the 财神 as their own kind (归位): a natural reading
         natural = _as_own_kind(S, s, counts, W.tiles34[:])
-        kernel_cost(G, S, W, s, natural, G.families[:n_sc], W.no_wild[:].view(np.bool_),
-                    W.caps[:], np.int64(0))
+        kernel_cost(
+            G,
+            S,
+            W,
+            s,
+            natural,
+            G.families[:n_sc],
+            W.no_wild[:].view(np.bool_),
+            W.caps[:],
+            np.int64(0),
+        )
         std_hard = pairs_hard = False
         for f in range(n_sc):
             if W.per_family[f] == 0:
@@ -331,8 +479,11 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     dealer = S.pos[P_DEALER]
     if tsumo and dealer_first_turn(S, s):
         bits |= 1 << T_TIANHU
-    if win_kind == R.WIN_DIANPAO and s != dealer and \
-            (S.pos[P_TURNS] == 1 if p[P_DIHU] == DIHU_FIRST else _first_go_around(S)):
+    if (
+        win_kind == R.WIN_DIANPAO
+        and s != dealer
+        and (S.pos[P_TURNS] == 1 if p[P_DIHU] == DIHU_FIRST else _first_go_around(S))
+    ):
         bits |= 1 << T_DIHU
     if std and exposed_melds(S, s) == G.cfg[V.MELDS]:
         bits |= 1 << T_DANDIAO
@@ -347,10 +498,24 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     for b in range(N_TYPES):
         if (bits >> b) & 1:
             top = max(top, TIER[b] + 1)
-    reading = RD_NONE if w == 0 else RD_GUIWEI if std_hard or pairs_hard else \
-        RD_DAITI if std or pairs else RD_FREE
-    return True, units, bits | (top << TIER_SHIFT) | (reading << READING_SHIFT) | \
-        (w << CAI_SHIFT) | (before << PAOMA_SHIFT)
+    reading = (
+        RD_NONE
+        if w == 0
+        else RD_GUIWEI
+        if std_hard or pairs_hard
+        else RD_DAITI
+        if std or pairs
+        else RD_FREE
+    )
+    return (
+        True,
+        units,
+        bits
+        | (top << TIER_SHIFT)
+        | (reading << READING_SHIFT)
+        | (w << CAI_SHIFT)
+        | (before << PAOMA_SHIFT),
+    )
 
 
 @njit_borrowed
@@ -379,8 +544,12 @@ def discarded(G, S, rec, s, t):
         return
     m = S.model[:]
     lead = m[M_LEAD] - 1
-    if lead >= 0 and S.pos[P_LAST] == m[M_KIND] and t == m[M_KIND] and \
-            s == (lead + m[M_FOLLOW] + 1) % 4:
+    if (
+        lead >= 0
+        and S.pos[P_LAST] == m[M_KIND]
+        and t == m[M_KIND]
+        and s == (lead + m[M_FOLLOW] + 1) % 4
+    ):
         m[M_FOLLOW] += 1
         if m[M_FOLLOW] == 3:
             k = m[M_RUN + lead] + 1

@@ -25,7 +25,7 @@ from ...kernels.rng import below_seeded
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import ST_LOCKED, ST_LLS_DONE, ST_QS_DONE, ST_SIXI_DONE, P_DEALER, P_HEAD, P_TAIL
+from ..state import P_DEALER, P_HEAD, P_TAIL, ST_LLS_DONE, ST_LOCKED, ST_QS_DONE, ST_SIXI_DONE
 
 #: the big wins (大胡): bit b of a winner's ``patterns`` is PATTERNS[b]; a win's units are
 #: the sum over its patterns (``compound = "single"``: at most 1)
@@ -44,48 +44,103 @@ PATTERNS = (
     R.Pattern("haidi_laoyue", "海底捞月", 1, "won as haidi_laoyue"),
     R.Pattern("haidi_pao", "海底炮", 1, "won as haidi_pao (with pao_big_wins)"),
 )
-P_QIDUI, P_HAOHUA, P_CHAOHAOHUA, P_CHAOCHAO, P_QINGYISE, P_JIANGYISE, P_PENGPENG, \
-    P_QUANQIUREN, P_GANGKAI, P_GANGPAO, P_QIANGGANG, P_HAIDILAO, P_HAIDIPAO = range(len(PATTERNS))
+(
+    P_QIDUI,
+    P_HAOHUA,
+    P_CHAOHAOHUA,
+    P_CHAOCHAO,
+    P_QINGYISE,
+    P_JIANGYISE,
+    P_PENGPENG,
+    P_QUANQIUREN,
+    P_GANGKAI,
+    P_GANGPAO,
+    P_QIANGGANG,
+    P_HAIDILAO,
+    P_HAIDIPAO,
+) = range(len(PATTERNS))
 _UNITS = np.array([p.units for p in PATTERNS], dtype=np.int64)
 
 #: what a winning family means here, by its form; ``std_any`` is the auxiliary any-pair
 #: standard family of 假将 (fake_pair)
 ROLES = ("small", "qingyise", "pengpeng", "qidui", "jiangyise", "quanqiuren", "std_any")
 R_SMALL, R_QINGYISE, R_PENGPENG, R_QIDUI, R_JIANGYISE, R_QQR, R_STD_ANY = range(len(ROLES))
-ROLE_OF_FORM = {"standard": R_SMALL, "one_suit": R_QINGYISE, "all_pungs": R_PENGPENG,
-                "seven_pairs": R_QIDUI, "all_258": R_JIANGYISE, "quanqiuren": R_QQR}
+ROLE_OF_FORM = {
+    "standard": R_SMALL,
+    "one_suit": R_QINGYISE,
+    "all_pungs": R_PENGPENG,
+    "seven_pairs": R_QIDUI,
+    "all_258": R_JIANGYISE,
+    "quanqiuren": R_QQR,
+}
 _BIG_ROLES = (R_QINGYISE, R_PENGPENG, R_QIDUI, R_JIANGYISE)
 #: the big win a family of each role sets (−1: none; 七对 is counted by its quads)
-_ROLE_BIT = np.array([-1, P_QINGYISE, P_PENGPENG, -1, P_JIANGYISE, P_QUANQIUREN, -1],
-                     dtype=np.int64)
+_ROLE_BIT = np.array(
+    [-1, P_QINGYISE, P_PENGPENG, -1, P_JIANGYISE, P_QUANQIUREN, -1], dtype=np.int64
+)
 #: per win kind (the order of WIN_KINDS): the big win it adds (−1 none), and whether that
 #: needs ``pao_big_wins`` (the ron-type situational wins)
-_SITUATIONAL_BIT = np.array([-1, -1, -1, P_QIANGGANG, P_GANGKAI, P_GANGPAO, P_HAIDILAO,
-                             P_HAIDIPAO, -1], dtype=np.int64)
+_SITUATIONAL_BIT = np.array(
+    [-1, -1, -1, P_QIANGGANG, P_GANGKAI, P_GANGPAO, P_HAIDILAO, P_HAIDIPAO, -1], dtype=np.int64
+)
 _NEEDS_PAO = np.array([0, 0, 0, 1, 0, 1, 0, 1, 0], dtype=np.int64)
 #: situational wins that 假将 lets a 258-free shape win
 _FAKE_PAIR_KINDS = (R.WIN_GANGKAI, R.WIN_QIANGGANG, R.WIN_HAIDILAO, R.WIN_HAIDIPAO)
 
 #: the model's values: name -> (choices, or type, default); changsha.toml's [game] sets them
 PARAMS = {
-    "qqr_selfdraw": (bool, False), "compound": (("full", "single"), "full"),
-    "multi_gangkai": (("add", "mul"), "add"), "birds": (int, 2),
-    "bird_mode": (("add", "mul"), "add"), "bird_origin": (("winner", "dealer"), "winner"),
-    "haidi_bird": (("none", "winning_tile"), "none"), "piao": (int, 0),
-    "qishou_birds": (("none", "dice"), "none"), "dealer_bonus": (int, 1),
+    "qqr_selfdraw": (bool, False),
+    "compound": (("full", "single"), "full"),
+    "multi_gangkai": (("add", "mul"), "add"),
+    "birds": (int, 2),
+    "bird_mode": (("add", "mul"), "add"),
+    "bird_origin": (("winner", "dealer"), "winner"),
+    "haidi_bird": (("none", "winning_tile"), "none"),
+    "piao": (int, 0),
+    "qishou_birds": (("none", "dice"), "none"),
+    "dealer_bonus": (int, 1),
     "dealer_bonus_scope": (("involved", "winner_only"), "involved"),
-    "dealer_bonus_per_unit": (bool, True), "cap": (int, 6),
-    "ron_payers": (("discarder", "all"), "discarder"), "small_unit": (int, 1),
-    "big_unit": (int, 6), "pao_big_wins": (bool, True), "big_wins": (bool, True),
-    "mid_sixi": (bool, True), "mid_liuliushun": (bool, True),
+    "dealer_bonus_per_unit": (bool, True),
+    "cap": (int, 6),
+    "ron_payers": (("discarder", "all"), "discarder"),
+    "small_unit": (int, 1),
+    "big_unit": (int, 6),
+    "pao_big_wins": (bool, True),
+    "big_wins": (bool, True),
+    "mid_sixi": (bool, True),
+    "mid_liuliushun": (bool, True),
     # derived from the 起手胡 options (kernels.qishou.qishou_config), not set in [game]
-    "qs_enabled": (int, 0), "qs_binary": (bool, False), "qs_reuse_quad": (bool, False),
+    "qs_enabled": (int, 0),
+    "qs_binary": (bool, False),
+    "qs_reuse_quad": (bool, False),
     "qs_yizhihua_mode": (int, 0),
 }
-QQR_SELFDRAW, COMPOUND, MULTI_GANGKAI, BIRDS, BIRD_MODE, BIRD_ORIGIN, HAIDI_BIRD, PIAO, \
-    QISHOU_BIRDS, DEALER_BONUS, DEALER_BONUS_SCOPE, DEALER_BONUS_PER_UNIT, CAP, RON_PAYERS, \
-    SMALL_UNIT, BIG_UNIT, PAO_BIG_WINS, BIG_WINS, MID_SIXI, MID_LIULIUSHUN, QS_ENABLED, \
-    QS_BINARY, QS_REUSE_QUAD, QS_YIZHIHUA_MODE = range(len(PARAMS))
+(
+    QQR_SELFDRAW,
+    COMPOUND,
+    MULTI_GANGKAI,
+    BIRDS,
+    BIRD_MODE,
+    BIRD_ORIGIN,
+    HAIDI_BIRD,
+    PIAO,
+    QISHOU_BIRDS,
+    DEALER_BONUS,
+    DEALER_BONUS_SCOPE,
+    DEALER_BONUS_PER_UNIT,
+    CAP,
+    RON_PAYERS,
+    SMALL_UNIT,
+    BIG_UNIT,
+    PAO_BIG_WINS,
+    BIG_WINS,
+    MID_SIXI,
+    MID_LIULIUSHUN,
+    QS_ENABLED,
+    QS_BINARY,
+    QS_REUSE_QUAD,
+    QS_YIZHIHUA_MODE,
+) = range(len(PARAMS))
 _DERIVED = ("qs_enabled", "qs_binary", "qs_reuse_quad", "qs_yizhihua_mode")
 
 
@@ -101,8 +156,13 @@ SOURCES = ("win", "qishou", "mid")
 WIN_SOURCES = ("win",)
 #: the model's own record columns: the birds of the hand's win, the hits of its first
 #: winner, and each seat's 起手胡 and mid-game win counts
-COLUMNS = ("n_birds", *R.seat_columns("bird"), *R.seat_columns("hits"),
-           *R.seat_columns("qishou"), *R.seat_columns("mid"))
+COLUMNS = (
+    "n_birds",
+    *R.seat_columns("bird"),
+    *R.seat_columns("hits"),
+    *R.seat_columns("qishou"),
+    *R.seat_columns("mid"),
+)
 C_N_BIRDS, C_BIRD, C_HITS, C_QISHOU, C_MID = 0, 1, 5, 9, 13
 #: its columns wider than int8 (none)
 WIDE: tuple[str, ...] = ()
@@ -118,19 +178,29 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     it derives (起手胡 and mid-game wins exist when any of their patterns is on)."""
     o = rules.options
     if o.get("cs_outside_birds"):
-        raise RulesError("cs_outside_birds (外围马, birds for spectators) is not modelled by the "
-                         "game engine; set it to false")
+        raise RulesError(
+            "cs_outside_birds (外围马, birds for spectators) is not modelled by the "
+            "game engine; set it to false"
+        )
     if o.get("cs_penalty_mode", "lenient") != "lenient":
-        raise RulesError("cs_penalty_mode only matters with an error model, and the bots make no "
-                         "errors; keep it 'lenient' for play")
+        raise RulesError(
+            "cs_penalty_mode only matters with an error model, and the bots make no "
+            "errors; keep it 'lenient' for play"
+        )
     qs = Q.qishou_config(rules)
-    values = dict(values, qs_enabled=sum(1 << i for i, on in enumerate(qs.enabled) if on),
-                  qs_binary=qs.binary, qs_reuse_quad=qs.reuse_quad,
-                  qs_yizhihua_mode=qs.yizhihua_mode,
-                  cap=0 if values["cap"] is None else values["cap"])
+    values = dict(
+        values,
+        qs_enabled=sum(1 << i for i, on in enumerate(qs.enabled) if on),
+        qs_binary=qs.binary,
+        qs_reuse_quad=qs.reuse_quad,
+        qs_yizhihua_mode=qs.yizhihua_mode,
+        cap=0 if values["cap"] is None else values["cap"],
+    )
     out = np.array([int(values[name]) for name in PARAMS], dtype=np.int64)
-    engine = {"qishou": any(qs.enabled),
-              "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"])}
+    engine = {
+        "qishou": any(qs.enabled),
+        "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"]),
+    }
     return out, engine
 
 
@@ -225,8 +295,9 @@ def open_kong_units(G, best_units, n_winning):
     p = G.score
     if n_winning <= 1:
         return best_units
-    units = best_units * 2 ** (n_winning - 1) if p[MULTI_GANGKAI] == 1 \
-        else best_units + n_winning - 1
+    units = (
+        best_units * 2 ** (n_winning - 1) if p[MULTI_GANGKAI] == 1 else best_units + n_winning - 1
+    )
     if p[COMPOUND] == 1 and units > 1:
         units = 1
     return units
@@ -254,7 +325,7 @@ def bird_hits(birds, n_birds, origin, hits):
 def bird_factor(p, hits, winner, payer):
     """``f(p)``: ``1 + h`` (add) or ``2^h`` (mul), h = hits on the winner plus on the payer."""
     h = hits[winner] + hits[payer]
-    return 2 ** h if p[BIRD_MODE] == 1 else 1 + h
+    return 2**h if p[BIRD_MODE] == 1 else 1 + h
 
 
 @njit_borrowed
@@ -366,16 +437,27 @@ def qishou(G, S, W, s, counts, rec, dice_seed):
             if left > 0 and 3 <= counts[k] <= high:
                 st[s, ST_LLS_DONE] |= 1 << k
                 left -= 1
-    _small_tsumos(G, W, S.pay[G.cfg[V.SRC_QISHOU]], s, S.pos[P_DEALER], np.int64(total),
-                  dice_seed, np.int64(2 * s))
+    _small_tsumos(
+        G,
+        W,
+        S.pay[G.cfg[V.SRC_QISHOU]],
+        s,
+        S.pos[P_DEALER],
+        np.int64(total),
+        dice_seed,
+        np.int64(2 * s),
+    )
     rec[G.cfg[V.COL_MODEL] + C_QISHOU + s] += total
     return total
 
 
 @njit_borrowed
 def _lls_candidate(st, s, k, c, reuse):
-    return (c == 3 or (reuse and c == 4)) and not (st[s, ST_LLS_DONE] >> k) & 1 and \
-        (reuse or not (st[s, ST_SIXI_DONE] >> k) & 1)
+    return (
+        (c == 3 or (reuse and c == 4))
+        and not (st[s, ST_LLS_DONE] >> k) & 1
+        and (reuse or not (st[s, ST_SIXI_DONE] >> k) & 1)
+    )
 
 
 @njit_borrowed
@@ -403,7 +485,15 @@ def mid_game(G, S, W, s, rec):
                 left -= 1
         n += pairs
     if n > 0:
-        _small_tsumos(G, W, S.pay[G.cfg[V.SRC_MID]], s, S.pos[P_DEALER], np.int64(n),
-                      np.uint64(0), np.int64(-1))
+        _small_tsumos(
+            G,
+            W,
+            S.pay[G.cfg[V.SRC_MID]],
+            s,
+            S.pos[P_DEALER],
+            np.int64(n),
+            np.uint64(0),
+            np.int64(-1),
+        )
         rec[G.cfg[V.COL_MODEL] + C_MID + s] += n
     return n

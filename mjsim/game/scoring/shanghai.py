@@ -34,8 +34,7 @@ from ...kernels.shanten import MELD_PUNG, melds_cost
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import (M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds,
-                     wild_mask)
+from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds, wild_mask
 
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
@@ -49,22 +48,50 @@ PATTERNS = (
     R.Pattern("raised", "升勒子", 0, "杠开 or 大吊车 raised a below-cap hand to one 勒子"),
     R.Pattern("diao_double", "清吊混碰吊", 2, "a 大吊车 清一色 or 混碰 doubled (diao_double)"),
 )
-B_MENQING, B_DADIAO, B_GANGKAI, B_DIAO_BAIDA, B_KAIBAO, B_HUANGFAN, B_CAPPED, B_RAISED, \
-    B_DIAO_DOUBLE = range(len(PATTERNS))
+(
+    B_MENQING,
+    B_DADIAO,
+    B_GANGKAI,
+    B_DIAO_BAIDA,
+    B_KAIBAO,
+    B_HUANGFAN,
+    B_CAPPED,
+    B_RAISED,
+    B_DIAO_DOUBLE,
+) = range(len(PATTERNS))
 
 #: the legal type of a win (§5.3), from its tiles; ``standard`` is any other standard hand
 #: (百搭, 敲麻), ``bahua`` 八花齐
-TYPES = ("none", "standard", "pengpeng", "hunyise", "qingyise", "hunpeng", "qingpeng",
-         "fengyise", "fengpeng", "bahua")
+TYPES = (
+    "none",
+    "standard",
+    "pengpeng",
+    "hunyise",
+    "qingyise",
+    "hunpeng",
+    "qingpeng",
+    "fengyise",
+    "fengpeng",
+    "bahua",
+)
 TYPES_ZH = ("", "平胡", "碰碰胡", "混一色", "清一色", "混碰", "清碰", "风一色", "风碰", "八花齐")
-T_NONE, T_STANDARD, T_PENGPENG, T_HUNYISE, T_QINGYISE, T_HUNPENG, T_QINGPENG, T_FENGYISE, \
-    T_FENGPENG, T_BAHUA = range(len(TYPES))
+(
+    T_NONE,
+    T_STANDARD,
+    T_PENGPENG,
+    T_HUNYISE,
+    T_QINGYISE,
+    T_HUNPENG,
+    T_QINGPENG,
+    T_FENGYISE,
+    T_FENGPENG,
+    T_BAHUA,
+) = range(len(TYPES))
 #: 勒子 tiers of the types worth a fixed value (§5.5): R = tier · L (0: counted from H)
 _TIER = np.array([0, 0, 0, 0, 1, 1, 2, 2, 4, 2], dtype=np.int64)
 
 #: roles of the scoring families, by form (the value bot aims at the 勒子 ones)
-ROLE_OF_FORM = {"standard": 0, "all_pungs": 1, "one_suit": 2, "mixed_one_suit": 3,
-                "all_honours": 4}
+ROLE_OF_FORM = {"standard": 0, "all_pungs": 1, "one_suit": 2, "mixed_one_suit": 3, "all_honours": 4}
 R_STANDARD, R_PUNGS, R_ONE_SUIT, R_MIXED, R_HONOURS = range(5)
 _LEZI_ROLES = (R_ONE_SUIT, R_HONOURS)
 
@@ -75,17 +102,40 @@ _MELD_POINTS = np.array([[0, 0, 0], [0, 1, 2], [1, 2, 3], [2, 3, 4]], dtype=np.i
 #: the model's values: name -> (choices, or type, default); the presets' [game] set them
 PARAMS = {
     "value": (("lezi", "doubling", "flat"), "lezi"),
-    "base": (int, 1), "lezi": (int, 20), "pph_mult": (int, 1), "hys_mult": (int, 1),
-    "menqing_double": (bool, True), "kaibao": (bool, True), "huangfan": (bool, True),
-    "baopai": (bool, True), "baopai_threshold": (int, 3), "baopai_mutual": (bool, True),
+    "base": (int, 1),
+    "lezi": (int, 20),
+    "pph_mult": (int, 1),
+    "hys_mult": (int, 1),
+    "menqing_double": (bool, True),
+    "kaibao": (bool, True),
+    "huangfan": (bool, True),
+    "baopai": (bool, True),
+    "baopai_threshold": (int, 3),
+    "baopai_mutual": (bool, True),
     "baopai_tsumo_shares": (int, 5),
     "ron_payment": (("discarder_only", "chuchong", "baochong"), "discarder_only"),
-    "qys_nine_exposed": (bool, False), "session_loss_cap": (int, 0),
+    "qys_nine_exposed": (bool, False),
+    "session_loss_cap": (int, 0),
     "diao_double": (bool, False),
 }
-VALUE, BASE, LEZI, PPH_MULT, HYS_MULT, MENQING_DOUBLE, KAIBAO, HUANGFAN, BAOPAI, \
-    BAOPAI_THRESHOLD, BAOPAI_MUTUAL, BAOPAI_TSUMO_SHARES, RON_PAYMENT, QYS_NINE_EXPOSED, \
-    SESSION_LOSS_CAP, DIAO_DOUBLE = range(len(PARAMS))
+(
+    VALUE,
+    BASE,
+    LEZI,
+    PPH_MULT,
+    HYS_MULT,
+    MENQING_DOUBLE,
+    KAIBAO,
+    HUANGFAN,
+    BAOPAI,
+    BAOPAI_THRESHOLD,
+    BAOPAI_MUTUAL,
+    BAOPAI_TSUMO_SHARES,
+    RON_PAYMENT,
+    QYS_NINE_EXPOSED,
+    SESSION_LOSS_CAP,
+    DIAO_DOUBLE,
+) = range(len(PARAMS))
 VALUE_LEZI, VALUE_DOUBLING, VALUE_FLAT = range(3)
 RON_DISCARDER, RON_CHUCHONG, RON_BAOCHONG = range(3)
 
@@ -103,8 +153,15 @@ WIN_SOURCES = ("win", "baopai")
 #: the model's own columns: each seat's win type (TYPES) and flower count H, the 开宝 flag
 #: and the opening dice, the 荒番 counter at the start of the hand, the liability
 #: relations (bit 4·A + B: A made ``baopai_threshold`` claims on B's discards)
-COLUMNS = (*R.seat_columns("type"), *R.seat_columns("flowers"), "kaibao", "dice_0",
-           "dice_1", "huangfan", "baopai_pairs")
+COLUMNS = (
+    *R.seat_columns("type"),
+    *R.seat_columns("flowers"),
+    "kaibao",
+    "dice_0",
+    "dice_1",
+    "huangfan",
+    "baopai_pairs",
+)
 C_TYPE, C_FLOWERS, C_KAIBAO, C_DICE, C_HUANGFAN, C_PAIRS = 0, 4, 8, 9, 11, 12
 #: columns wider than int8
 WIDE = ("baopai_pairs",)
@@ -112,14 +169,29 @@ WIDE = ("baopai_pairs",)
 PATTERNS_TITLE = "value items (计分项)"
 #: what the summary and comparisons report of these columns (V is the win's units)
 FACTS = (
-    R.Fact("type", "share of wins by type", "胡牌类型占比", "winner_share", "type", TYPES,
-           TYPES_ZH),
+    R.Fact(
+        "type", "share of wins by type", "胡牌类型占比", "winner_share", "type", TYPES, TYPES_ZH
+    ),
     R.Fact("flowers", "flower count H of a win", "胡牌花数 H", "winner_mean", "flowers", (), ()),
     R.Fact("kaibao", "开宝 hands", "开宝局", "hand_rate", "kaibao", (), ()),
-    R.Fact("huangfan", "hands under 荒番 (counter at least 1)", "荒番局", "hand_rate",
-           "huangfan", (), ()),
-    R.Fact("baopai", "hands with a 承包 relation", "有承包关系的局", "hand_rate", "baopai_pairs",
-           (), ()),
+    R.Fact(
+        "huangfan",
+        "hands under 荒番 (counter at least 1)",
+        "荒番局",
+        "hand_rate",
+        "huangfan",
+        (),
+        (),
+    ),
+    R.Fact(
+        "baopai",
+        "hands with a 承包 relation",
+        "有承包关系的局",
+        "hand_rate",
+        "baopai_pairs",
+        (),
+        (),
+    ),
 )
 
 #: slots of ``State.model`` (this hand) and ``State.carry`` (this game)
@@ -133,25 +205,34 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     """The model's ``int64`` parameters (a null 勒子 or session cap as 0: none) and the
     engine values it derives (the value below which a win is small: one 勒子; the claims on
     one player's discards that make a liability)."""
-    values = dict(values, lezi=values["lezi"] or 0,
-                  session_loss_cap=values["session_loss_cap"] or 0)
+    values = dict(
+        values, lezi=values["lezi"] or 0, session_loss_cap=values["session_loss_cap"] or 0
+    )
     if values["value"] == VALUE_LEZI and values["lezi"] <= 0:
-        raise RulesError(f"rule set {rules.id!r}: the 勒子 value needs sh_lezi (a number of "
-                         f"花); null is only for the doubling and flat values")
+        raise RulesError(
+            f"rule set {rules.id!r}: the 勒子 value needs sh_lezi (a number of "
+            f"花); null is only for the doubling and flat values"
+        )
     o = rules.options
     if not o.get("sh_honours_are_feng", True):
-        raise RulesError(f"rule set {rules.id!r}: sh_honours_are_feng = false (风 as winds "
-                         f"only) is not modelled; the 风 types count every honour")
+        raise RulesError(
+            f"rule set {rules.id!r}: sh_honours_are_feng = false (风 as winds "
+            f"only) is not modelled; the 风 types count every honour"
+        )
     if o.get("sh_dragons_are_flowers") and rules.game_spec.get("bonus_win", 0):
-        raise RulesError(f"rule set {rules.id!r}: 八花齐 counts the eight flowers, which the "
-                         f"engine cannot tell from dragons set aside; sh_dragons_are_flowers "
-                         f"is only modelled without 八花齐 (百搭, 敲麻)")
+        raise RulesError(
+            f"rule set {rules.id!r}: 八花齐 counts the eight flowers, which the "
+            f"engine cannot tell from dragons set aside; sh_dragons_are_flowers "
+            f"is only modelled without 八花齐 (百搭, 敲麻)"
+        )
     if values["baopai_tsumo_shares"] not in (3, 5):
         raise RulesError(f"rule set {rules.id!r}: baopai_tsumo_shares must be 3 or 5")
     out = np.array([int(values[name]) for name in PARAMS], dtype=np.int64)
     lezi = values["value"] == VALUE_LEZI
-    return out, {"decline_below": values["lezi"] if lezi else 1,
-                 "feed_limit": values["baopai_threshold"] if values["baopai"] else 0}
+    return out, {
+        "decline_below": values["lezi"] if lezi else 1,
+        "feed_limit": values["baopai_threshold"] if values["baopai"] else 0,
+    }
 
 
 def _lezi_value(rules) -> bool:
@@ -246,8 +327,16 @@ def _diao_baida(G, counts, S, s, tile):
         return False
     counts[tile] -= 1
     counts[wild] -= 1
-    done = melds_cost(counts, wild_mask(S, s), G.honour_mask, arrays_at(G.tables),
-                      G.cfg[V.MELDS] - S.n_melds[s]) == 0
+    done = (
+        melds_cost(
+            counts,
+            wild_mask(S, s),
+            G.honour_mask,
+            arrays_at(G.tables),
+            G.cfg[V.MELDS] - S.n_melds[s],
+        )
+        == 0
+    )
     counts[wild] += 1
     counts[tile] += 1
     return done
@@ -284,15 +373,22 @@ def value(p, typ, h, bits):
         if lifted and r < L:
             r = L
             bits |= 1 << B_RAISED
-        if p[DIAO_DOUBLE] and (bits >> B_DADIAO) & 1 and \
-                (typ == T_QINGYISE or typ == T_QINGPENG or typ == T_HUNPENG):
+        if (
+            p[DIAO_DOUBLE]
+            and (bits >> B_DADIAO) & 1
+            and (typ == T_QINGYISE or typ == T_QINGPENG or typ == T_HUNPENG)
+        ):
             r *= 2
             bits |= 1 << B_DIAO_DOUBLE
     else:
         r = p[BASE] + h
         if p[VALUE] == VALUE_DOUBLING:
-            n = menqing + ((bits >> B_DADIAO) & 1) + ((bits >> B_DIAO_BAIDA) & 1) + \
-                ((bits >> B_GANGKAI) & 1)
+            n = (
+                menqing
+                + ((bits >> B_DADIAO) & 1)
+                + ((bits >> B_DIAO_BAIDA) & 1)
+                + ((bits >> B_GANGKAI) & 1)
+            )
             r <<= n
         if L > 0 and r > L:
             r = L
@@ -348,7 +444,7 @@ def start_hand(G, S, rec, dice_seed):
     col = G.cfg[V.COL_MODEL]
     d0 = below_seeded(dice_seed, 100, 6) + 1
     d1 = below_seeded(dice_seed, 101, 6) + 1
-    kaibao = d0 == d1 or d0 + d1 == 5 and (d0 == 1 or d1 == 1)
+    kaibao = d0 == d1 or (d0 + d1 == 5 and (d0 == 1 or d1 == 1))
     S.model[M_KAIBAO_ON] = 1 if p[KAIBAO] and kaibao else 0
     S.model[M_HUANGFAN_ON] = 1 if p[HUANGFAN] and S.carry[K_HUANGFAN] >= 1 else 0
     rec[col + C_KAIBAO] = S.model[M_KAIBAO_ON]
@@ -398,8 +494,11 @@ def _nine_exposed(S, w):
     for suit in range(3):
         n = 0
         for i in range(S.n_melds[w]):
-            if S.melds[w, i, M_FROM] >= 0 and S.melds[w, i, M_KIND] // 9 == suit \
-                    and S.melds[w, i, M_KIND] < 27:
+            if (
+                S.melds[w, i, M_FROM] >= 0
+                and S.melds[w, i, M_KIND] // 9 == suit
+                and S.melds[w, i, M_KIND] < 27
+            ):
                 n += 1
         best = max(best, n)
     return best >= 3
