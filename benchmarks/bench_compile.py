@@ -83,7 +83,7 @@ print(f"{time.perf_counter() - t:.1f} {peak:.0f}")
 """
 
 
-def run(codes: tuple[str, ...]) -> tuple[float, float]:
+def cold_compile(codes: tuple[str, ...]) -> tuple[float, float]:
     """Seconds and peak MB of the last of ``codes``, each in a child of its own, the first
     with an empty numba cache and the others with what the earlier ones left in it."""
     with tempfile.TemporaryDirectory() as cache:
@@ -111,7 +111,7 @@ def main() -> None:
     for name, code in ENTRIES.items():
         if args.only and args.only not in name:
             continue
-        seconds, peak = run(code)
+        seconds, peak = cold_compile(code)
         print(f"{name:34s} {seconds:7.1f} s cold compile   peak RSS {peak:6.0f} MB", flush=True)
         run.record(name, cold_compile_s=seconds, peak_mb=peak)
     run.saved()

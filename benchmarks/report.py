@@ -221,16 +221,20 @@ def page_table(runs: list[dict]) -> str:
 def readme_table(runs: list[dict]) -> str:
     """The README's table: the :data:`HEADLINE` rows, each the latest figures of its case."""
     found = latest(runs)
-    rows = ["| what | speed |", "|---|---|"]
+    rows = ["| what | speed | machine's loop |", "|---|---|---|"]
     for what, bench, case, names in HEADLINE:
         if (bench, case) in found:
-            rows.append(f"| {what} | {figures(found[bench, case][1], names)} |")
+            run, numbers = found[bench, case]
+            loop = f"{run['calibration']['loop_s']:.3f} s" if run.get("calibration") else "—"
+            mark = "" if run["source"] == "measured" else " ¹"
+            rows.append(f"| {what} | {figures(numbers, names)}{mark} | {loop} |")
     rows.append("")
     rows.append(
         "The latest result of each benchmark, on a shared 2-core machine whose speed "
-        "varies from hour to hour: a figure from a busy hour can be several times "
-        "lower than one from a quiet hour. The dates, the commits, the machine's "
-        "calibration and every other figure are on the "
+        "varies from hour to hour: the machine's loop is the benchmarks' calibration (a "
+        "fixed Python loop; 0.125 s on a quiet hour, more when busy), so a figure beside "
+        "a slow loop is a busy hour's. ¹ From the earlier speed log, at an earlier "
+        "version. The dates, the commits and every other figure are on the "
         "[performance page](docs/performance.md)."
     )
     return "\n".join(rows)

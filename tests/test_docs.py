@@ -18,6 +18,7 @@ they show.
 from __future__ import annotations
 
 import ast
+import doctest
 import functools
 import os
 import re
@@ -228,7 +229,11 @@ def run(command: str, tmp: str) -> str:
     out = subprocess.run(
         shlex.split(command), cwd=tmp, env=env, capture_output=True, text=True, timeout=900
     )
-    return out.stdout if out.stdout.strip() else out.stderr
+    if out.stdout.strip():  # an example of a command that works: it must exit 0
+        assert out.returncode == 0, f"`{command}` exited {out.returncode}:\n{out.stderr}"
+        return out.stdout
+    assert out.returncode != 0, f"`{command}` printed nothing and exited 0"
+    return out.stderr  # an example of an error: its one line on stderr
 
 
 @pytest.mark.parametrize(
@@ -315,7 +320,6 @@ def test_paths_and_names_the_pages_cite_exist():
 
 def test_the_pages_build_strictly(tmp_path):
     """``mkdocs build --strict``: every link, page and API entry resolves."""
-    pytest.importorskip("mkdocs")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     out = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
@@ -327,3 +331,39 @@ def test_the_pages_build_strictly(tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert (tmp_path / "site" / "api" / "index.html").exists()
+
+
+# ------------------------------------------------------- the Python examples of the pages
+
+PYTHON_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def python_blocks(page: Path) -> list[tuple[int, str]]:
+    """The fenced ``python`` blocks of ``page`` that hold ``>>>`` examples: (line, code)."""
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for m in re.finditer(r"^```python\n(.*?)^```", text, flags=re.M | re.S):
+        if ">>>" in m.group(1):
+            found.append((text.count("\n", 0, m.start()) + 2, m.group(1)))
+    return found
+
+
+PYTHON_EXAMPLES = [(p.name, line, code) for p in PYTHON_PAGES for line, code in python_blocks(p)]
+
+
+def test_the_pages_have_python_examples():
+    assert {"README.md", "getting-started.md"} <= {name for name, _, _ in PYTHON_EXAMPLES}
+
+
+@pytest.mark.parametrize(
+    "where, line, code", PYTHON_EXAMPLES, ids=[f"{w}:{n}" for w, n, _ in PYTHON_EXAMPLES]
+)
+def test_python_example(where, line, code):
+    """Each ``>>>`` block runs as a doctest, in a namespace of its own."""
+    test = doctest.DocTestParser().get_doctest(code, {}, f"{where}:{line}", where, line)
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    out: list[str] = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)

@@ -203,6 +203,10 @@ def test_each_engine_function_compiles_once():
     bad, cached, marks_seen = [], 0, set()
     for m in (
         "engine",
+        "wall",
+        "wins",
+        "decisions",
+        "policy",
         "state",
         "bots",
         "shape",

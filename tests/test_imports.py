@@ -1,10 +1,9 @@
-"""How mjsim's modules import each other: no cycle, no private name of another module, and
-the layer contracts of ``.importlinter`` kept.
+"""How mjsim's modules import each other: no cycle and no private name of another module.
 
 The scan reads every ``import`` of ``mjsim/`` with :mod:`ast`, those inside functions too (a
 lazy import is still a dependency); the private-name test also reads the tests, the
-benchmarks and the code cells of ``notebooks/``. import-linter
-checks the layers between packages; the cycle test covers the modules inside a package.
+benchmarks and the code cells of ``notebooks/``. import-linter checks the layers between
+packages (``tests/test_checks.py`` runs it); the cycle test covers every module.
 """
 
 from __future__ import annotations
@@ -13,8 +12,6 @@ import ast
 import json
 from collections import defaultdict
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "mjsim"
@@ -155,10 +152,3 @@ def test_no_private_name_of_another_module():
         found[notebook.name] = _private_uses(ast.parse(code), "__notebook__", False)
     assert {k: v for k, v in found.items() if v} == {}
 
-
-def test_layer_contracts_kept():
-    cli = pytest.importorskip("importlinter.cli")
-    assert (
-        cli.lint_imports(config_filename=str(ROOT / ".importlinter"), no_cache=True, no_logo=True)
-        == 0
-    )

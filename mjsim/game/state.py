@@ -19,7 +19,7 @@ Costs are the shanten kernel's (:func:`mjsim.kernels.shanten.hand_cost_inline`):
 over a list of trial hands (:func:`kernel_trials`: a bot's every discard, or every tile it
 may draw, in one call), compiled once for every rule set and model — at its address, so
 the kernel's code is typed, lowered and optimised once, and linked into no engine function
-(DESIGN.md: compile time is part of speed). Each evaluation reads the seat's own wildcard
+(docs/engine.md, "Compile time"). Each evaluation reads the seat's own wildcard
 mask and void suit.
 
 >>> S = new_state()

@@ -50,6 +50,7 @@ TWO_POW_M53 = 1.0 / (1 << 53)
 
 
 def _mix_py(z: int) -> int:
+    """:func:`mix` on a Python int (keys are made from seeds of any size, masked to 64 bits)."""
     z &= MASK64
     z = ((z ^ (z >> 30)) * _MUL1) & MASK64
     z = ((z ^ (z >> 27)) * _MUL2) & MASK64
@@ -79,10 +80,8 @@ def mix_array(z: np.ndarray) -> np.ndarray:
     >>> mix_array(z).tolist() == [int(mix(np.uint64(1))), int(mix(np.uint64(2)))]
     True
     """
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> S30)) * MUL1
-        z = (z ^ (z >> S27)) * MUL2
-        return z ^ (z >> S31)
+    with np.errstate(over="ignore"):  # the same code as the kernel's, run by numpy
+        return mix.py_func(z)
 
 
 @njit(cache=True, inline="always")
