@@ -151,4 +151,3 @@ def test_no_private_name_of_another_module():
         )
         found[notebook.name] = _private_uses(ast.parse(code), "__notebook__", False)
     assert {k: v for k, v in found.items() if v} == {}
-
