@@ -48,7 +48,7 @@ _ENGINE = (
 #: rule set of it), the longest first (cold on 2 cores, two at a time, 2026-12-04: the
 #: kernels 90 s, changsha 64 s, generic 60 s, shanghai_qhp 50 s, caishen16 49 s,
 #: hongzhong112 45 s). The first engine compiles the engine's shanten kernel
-#: (state.kernel_trials, shared by every model) while the kernels job runs beside it, so
+#: (evaluation.kernel_trials, shared by every model) while the kernels job runs beside it, so
 #: the later engines load it instead of compiling it again. The Changsha job then compiles
 #: what the search bot and ``mjsim advise`` add to its engine (tests/test_search.py,
 #: tests/test_advise.py).

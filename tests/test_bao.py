@@ -19,6 +19,7 @@ from mjsim.game.bots import choose_discard
 from mjsim.game.config import game_config
 from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, push_out
 from mjsim.game.engine import fenzhang
+from mjsim.game.evaluation import cost
 from mjsim.game.play import play_frame
 from mjsim.game.scoring import bao as BAO
 from mjsim.game.scoring import settle
@@ -38,7 +39,6 @@ from mjsim.game.state import (
     ST_PUSH,
     ST_READY,
     add_meld,
-    cost,
     new_scratch,
     new_state,
 )

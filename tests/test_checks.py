@@ -35,3 +35,13 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_tool_passes(command: tuple[str, ...]) -> None:
     done = _run(*command)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+
+
+def test_no_game_file_over_600_lines() -> None:
+    """The engine stays split by job: no file of ``mjsim/game/`` grows past 600 lines."""
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "mjsim" / "game").rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}

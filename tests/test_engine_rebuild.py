@@ -208,6 +208,7 @@ def test_each_engine_function_compiles_once():
         "decisions",
         "policy",
         "state",
+        "evaluation",
         "bots",
         "shape",
         "search",

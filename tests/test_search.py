@@ -15,6 +15,7 @@ from mjsim.game import values as V
 from mjsim.game.advise import position
 from mjsim.game.config import game_config
 from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options
+from mjsim.game.evaluation import cost
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
 from mjsim.game.search import (
     COUNTS,
@@ -40,7 +41,6 @@ from mjsim.game.state import (
     ST_KEY,
     STATE,
     copy_state,
-    cost,
     new_scratch,
     new_state,
     reset_state,

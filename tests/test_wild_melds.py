@@ -17,7 +17,8 @@ from mjsim import is_win
 from mjsim.game import record as R
 from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
-from mjsim.game.state import MELD_PUNG, add_meld, cost, new_scratch, new_state
+from mjsim.game.evaluation import cost
+from mjsim.game.state import MELD_PUNG, add_meld, new_scratch, new_state
 from mjsim.game.wins import win_test
 from mjsim.notation import counts_to_compact
 from mjsim.rules import load_rules

@@ -56,6 +56,7 @@ from ..tables.suits import INF
 from . import record as R
 from . import scoring as SC
 from . import values as V
+from .evaluation import cost, kernel_trials
 from .state import (
     DRAW_NATURAL,
     DRAW_WILD,
@@ -71,9 +72,7 @@ from .state import (
     TRIAL_WEIGHT,
     can_add,
     claims,
-    cost,
     is_wild_kind,
-    kernel_trials,
     live,
     wild_mask,
 )

@@ -32,8 +32,9 @@ from ..rules import RulesError, RuleSet, load_rules
 from ..walls import WallSpec
 from . import record as R
 from . import values as V
+from .evaluation import kernel_address
 from .scoring import model
-from .state import MAX_FAMILIES, MAX_SOURCES, kernel_address
+from .state import MAX_FAMILIES, MAX_SOURCES
 
 _INDICATOR = {"none": IND_NONE, "tail": IND_TAIL, "reserved": IND_RESERVED}
 
@@ -82,7 +83,7 @@ GameRules = namedtuple(
         "next_kinds",  # int8[34]: the kind after each kind (wildcard indicators)
         "model",  # the scoring model's mark (its MARK()): the engine compiles per model
         "kernel",  # int64: the address of the shanten kernel's code in this process
-        # (state.kernel_cost calls it there; never pickle it)
+        # (evaluation.kernel_cost calls it there; never pickle it)
     ),
 )
 

@@ -14,6 +14,7 @@ from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
+from .evaluation import cost
 from .state import (
     CLAIM_BY_BOT,
     CLAIM_DECLINE,
@@ -42,7 +43,6 @@ from .state import (
     ST_RON,
     ST_TENPAI,
     add_meld,
-    cost,
     find_pung,
     live,
     pop_meld,

@@ -487,7 +487,7 @@ def play_games(
     ``final`` (``int64[FINAL_SIZE]``, else empty) receives the state of the last hand.
     Each step of the hand is compiled once, on its own (:mod:`mjsim.kernels.jit`), and
     every evaluation calls the shanten kernel at its address
-    (:func:`mjsim.game.state.kernel_trials`), so no step carries the kernel's code."""
+    (:func:`mjsim.game.evaluation.kernel_trials`), so no step carries the kernel's code."""
     n = out.shape[0]
     length = G.cfg[V.GAME_LENGTH]
     first_game = start // length

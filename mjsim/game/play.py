@@ -25,17 +25,9 @@ from ..walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
+from .evaluation import kernel_code
 from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
-from .state import (
-    CARRY_SLOTS,
-    MAX_MELDS,
-    MODEL_SLOTS,
-    POSITIONS,
-    STATUS,
-    kernel_code,
-    new_scratch,
-    new_state,
-)
+from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch, new_state
 
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)

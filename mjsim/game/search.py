@@ -69,6 +69,7 @@ from . import engine as EN
 from . import record as R
 from . import values as V
 from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
+from .evaluation import cost
 from .policy import DEFAULT_ROLLOUTS, register
 from .state import (
     CLAIM_BY_BOT,
@@ -88,7 +89,6 @@ from .state import (
     ST_RON,
     copy_array,
     copy_state,
-    cost,
     new_state,
 )
 from .wins import assess, ready_undeclared
@@ -101,15 +101,10 @@ from .wins import assess, ready_undeclared
 #: weighs them always)
 PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo", "claims")
 MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS = range(len(PARAMS))
-DEFAULTS = {
-    "min_rollouts": 16,
-    "max_rollouts": DEFAULT_ROLLOUTS,
-    "candidates": 3,
-    "max_cost": 2,
-    "spread": 1,
-    "tempo": 1,
-    "claims": 0,
-}
+# fmt: off
+DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
+            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 0}
+# fmt: on
 #: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
 #: (a changed one is a win passed); over every world's hidden seats, their number and the
@@ -118,22 +113,11 @@ DEFAULTS = {
 #: worlds redrawn for dealing a seat a ready hand it would have declared, and the worlds
 #: played so all the same (:data:`MAX_REDRAWS` draws used up); the claims searched, their
 #: worlds, and those that left the efficiency choice
-COUNTS = (
-    "searched",
-    "worlds",
-    "changed",
-    "wins_searched",
-    "wins_worlds",
-    "passed",
-    "hidden",
-    "real_cost",
-    "world_cost",
-    "redrawn",
-    "impossible",
-    "claims_searched",
-    "claims_worlds",
-    "claims_changed",
-)
+# fmt: off
+COUNTS = ("searched", "worlds", "changed", "wins_searched", "wins_worlds", "passed",
+          "hidden", "real_cost", "world_cost", "redrawn", "impossible",
+          "claims_searched", "claims_worlds", "claims_changed")
+# fmt: on
 HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE, CLAIMS_SEARCHED = range(6, 12)
 #: the kinds of decision searched: a discard, a win or a pass on another's discard, a claim
 #: (a pung, a chow or neither) on it

@@ -16,6 +16,7 @@ from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
+from .evaluation import cost, evaluate, n_waits, waits_on
 from .shape import wait_shape
 from .state import (
     DRAW_FOURTH,
@@ -36,15 +37,11 @@ from .state import (
     ST_READY,
     ST_TENPAI,
     can_add,
-    cost,
     dealer_first_turn,
-    evaluate,
     exposed_melds,
     find_pung,
     is_wild_kind,
     live,
-    n_waits,
-    waits_on,
     wild_held,
 )
 from .wall import NO_TILE

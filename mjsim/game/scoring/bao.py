@@ -28,6 +28,7 @@ from ...kernels.jit import njit_borrowed
 from ...tables.flagged import CHOW
 from .. import record as R
 from .. import values as V
+from ..evaluation import n_waits
 from ..shape import ROLE_CLOSED, ROLE_EDGE, ROLE_SINGLE, family_takes, hand_facts, split
 from ..state import (
     DRAW_FOURTH,
@@ -42,7 +43,6 @@ from ..state import (
     ST_PUSH,
     dealer_first_turn,
     exposed_melds,
-    n_waits,
 )
 
 #: the items of §4.7 / §4.11 in the order of their pattern bits

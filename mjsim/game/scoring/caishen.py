@@ -31,6 +31,7 @@ from ...kernels.jit import njit_borrowed
 from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
 from .. import record as R
 from .. import values as V
+from ..evaluation import kernel_cost
 from ..state import (
     M_TYPE,
     P_DEALER,
@@ -38,60 +39,19 @@ from ..state import (
     P_TURNS,
     dealer_first_turn,
     exposed_melds,
-    kernel_cost,
     wild_held,
     wild_mask,
 )
 
+# fmt: off
 #: the types of §3.5, in the order of their pattern bits; then the multipliers' bits
-TYPES = (
-    "ruan",
-    "pinghu",
-    "zimo",
-    "qianggang",
-    "ruan_badui",
-    "sancai_ruan",
-    "caishen_niu",
-    "sancai_ying",
-    "ying_badui",
-    "tianhu",
-    "dihu",
-    "dandiao",
-    "pengpeng",
-    "qingyise",
-)
-TYPES_ZH = (
-    "软牌",
-    "平胡",
-    "自摸",
-    "抢杠胡",
-    "软八对",
-    "三财神软胡",
-    "财神牛",
-    "三财神硬胡",
-    "硬八对",
-    "天胡",
-    "地胡",
-    "单吊",
-    "碰碰胡",
-    "清一色",
-)
-(
-    T_RUAN,
-    T_PINGHU,
-    T_ZIMO,
-    T_QIANGGANG,
-    T_RUAN_BADUI,
-    T_SANCAI_RUAN,
-    T_NIU,
-    T_SANCAI_YING,
-    T_YING_BADUI,
-    T_TIANHU,
-    T_DIHU,
-    T_DANDIAO,
-    T_PENGPENG,
-    T_QINGYISE,
-) = range(len(TYPES))
+TYPES = ("ruan", "pinghu", "zimo", "qianggang", "ruan_badui", "sancai_ruan", "caishen_niu",
+         "sancai_ying", "ying_badui", "tianhu", "dihu", "dandiao", "pengpeng", "qingyise")
+TYPES_ZH = ("软牌", "平胡", "自摸", "抢杠胡", "软八对", "三财神软胡", "财神牛", "三财神硬胡",
+            "硬八对", "天胡", "地胡", "单吊", "碰碰胡", "清一色")
+T_RUAN, T_PINGHU, T_ZIMO, T_QIANGGANG, T_RUAN_BADUI, T_SANCAI_RUAN, T_NIU, T_SANCAI_YING, \
+    T_YING_BADUI, T_TIANHU, T_DIHU, T_DANDIAO, T_PENGPENG, T_QINGYISE = range(len(TYPES))
+# fmt: on
 N_TYPES = len(TYPES)
 B_GANGKAI, B_ZIMO_DOUBLE, B_PAOMA = N_TYPES, N_TYPES + 1, N_TYPES + 2
 #: each type's tier: 0 软, 1 硬, 2 双翻
@@ -103,22 +63,10 @@ _RANK = np.array([0, 0, 0, 1, 0, 0, 0, 1, 4, -1, -1, 5, 2, 3], dtype=np.int64)
 #: types 自摸翻倍 doubles by default (``selfdraw_scope`` listed)
 _LISTED = (1 << T_DANDIAO) | (1 << T_PENGPENG) | (1 << T_QINGYISE)
 #: the type a win is recorded as (``type_<seat>``): its first type in this order
-_SHOWN = (
-    T_DANDIAO,
-    T_YING_BADUI,
-    T_QINGYISE,
-    T_PENGPENG,
-    T_SANCAI_YING,
-    T_TIANHU,
-    T_DIHU,
-    T_QIANGGANG,
-    T_NIU,
-    T_SANCAI_RUAN,
-    T_RUAN_BADUI,
-    T_ZIMO,
-    T_PINGHU,
-    T_RUAN,
-)
+# fmt: off
+_SHOWN = (T_DANDIAO, T_YING_BADUI, T_QINGYISE, T_PENGPENG, T_SANCAI_YING, T_TIANHU, T_DIHU,
+          T_QIANGGANG, T_NIU, T_SANCAI_RUAN, T_RUAN_BADUI, T_ZIMO, T_PINGHU, T_RUAN)
+# fmt: on
 #: how the winner's 财神 were read: none held, all as their own kind (归位), some standing
 #: for another kind (代替), or no shape at all (三财神软胡)
 READINGS = ("none", "guiwei", "daiti", "free")
