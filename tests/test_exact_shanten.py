@@ -536,6 +536,16 @@ def test_helpers_and_result():
     assert IMPOSSIBLE not in r14.counts
 
 
+def test_a_result_asked_again_is_equal_and_its_own():
+    """The counts asked for twice in a process are computed once; each caller gets its own
+    copy, so one caller's change is not the next one's result."""
+    first = exact_shanten("changsha", 13)
+    first.counts.clear()
+    again = exact_shanten("changsha", 13)
+    assert again.counts and sum(again.counts.values()) == again.total
+    assert again == exact_shanten("changsha", 13) and again is not exact_shanten("changsha", 13)
+
+
 def test_state_budget_says_not_tractable():
     r = exact_shanten("generic", 14, max_states=10)
     assert not r.tractable and "max_states" in r.reason

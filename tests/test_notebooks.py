@@ -1,6 +1,8 @@
 """Every notebook in notebooks/ runs from top to bottom without a cell error, on a small
 number of deals (``MJSIM_NB_DEALS``) or played hands (``MJSIM_NB_HANDS``; with a search
-seat ``MJSIM_NB_SEARCH_HANDS``, Changsha only), in a kernel
+seat ``MJSIM_NB_SEARCH_HANDS``, Changsha only) and, where a notebook goes through every rule
+set, a few of them (``MJSIM_NB_RULES``: a 起手胡 report, a wildcard deal report and a
+Shanghai one; tests/test_atlas.py checks the committed atlas of every rule set), in a kernel
 that is this interpreter; notebooks are kept without outputs so their diffs stay small."""
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from nbclient import NotebookClient
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 DEALS = "5000"
 HANDS = "2000"
-SEARCH_HANDS = "64"  # hands played with a search seat (about 45 a second)
+SEARCH_HANDS = "64"
+RULES = "changsha,hongzhong112,shanghai_qhp"  # hands played with a search seat (about 45 a second)
 CELL_TIMEOUT = 300
 
 
@@ -58,6 +61,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch, python3_kernel):
     monkeypatch.setenv("MJSIM_NB_DEALS", DEALS)  # the kernel inherits the environment
     monkeypatch.setenv("MJSIM_NB_HANDS", HANDS)
     monkeypatch.setenv("MJSIM_NB_SEARCH_HANDS", SEARCH_HANDS)
+    monkeypatch.setenv("MJSIM_NB_RULES", RULES)
     monkeypatch.setenv("MJSIM_NB_SEARCH_RULES", "changsha")  # the search compiled in warm-up
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(

@@ -70,6 +70,7 @@ families and drives the runs.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import time
@@ -615,9 +616,25 @@ def exact_shanten(
         n_tiles = rules.hand_size
     if not 0 <= n_tiles <= rules.hand_size + 1:
         raise ValueError(f"n_tiles must be 0–{rules.hand_size + 1}, got {n_tiles}")
+    copies = _wall(comp, wall)
+    key = (rules, n_tiles, copies.tobytes(), max_states, _WRAP)
+    if key not in _RESULTS:
+        if len(_RESULTS) >= _KEEP:
+            del _RESULTS[next(iter(_RESULTS))]  # the oldest
+        _RESULTS[key] = _count(rules, comp, n_tiles, copies, max_states)
+    return copy.deepcopy(_RESULTS[key])
+
+
+#: the results of this process's :func:`exact_shanten` calls, oldest first (a report asks
+#: for the same counts several times: its deal odds, its summary, the atlas's row)
+_RESULTS: dict[tuple, ExactResult] = {}
+_KEEP = 64
+
+
+def _count(rules: RuleSet, comp, n_tiles: int, copies: np.ndarray, max_states: int) -> ExactResult:
+    """:func:`exact_shanten`'s counts, computed."""
     wild_of = _wild_of(rules)
     lay = _layout(comp, rules)
-    copies = _wall(comp, wall)
     T = int(copies.sum())
     total = math.comb(T, n_tiles) * (1 if wild_of is None else T - n_tiles)
     runs = _runs(copies, n_tiles, wild_of, comp.honour_mask)
