@@ -10,7 +10,16 @@ from __future__ import annotations
 import typer
 
 from ..version import __version__
-from . import advise_cmd, compare_cmd, hand_cmd, play_cmd, rules_cmd, study_cmd, waits_cmd
+from . import (
+    advise_cmd,
+    compare_cmd,
+    hand_cmd,
+    play_cmd,
+    rules_cmd,
+    study_cmd,
+    train_cmd,
+    waits_cmd,
+)
 
 app = typer.Typer(
     name="mjsim",
@@ -26,6 +35,7 @@ play_cmd.register(app)
 compare_cmd.register(app)
 waits_cmd.register(app)
 advise_cmd.register(app)
+train_cmd.register(app)
 
 
 def _version(value: bool) -> None:

@@ -29,8 +29,9 @@ from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 BOTS_HELP = (
     "Bots for seats 0-3, e.g. efficiency,value,cautious,efficiency, or one name for "
-    "all four (efficiency, value, cautious, search; search:N plays N worlds a "
-    "decision)."
+    "all four (efficiency, value, cautious, search, tuned; search:N plays N worlds a "
+    "decision; tuned:FILE plays a player file of mjsim train, tuned the rule set's "
+    "shipped player)."
 )
 SEARCH_ROLLOUTS = typer.Option(
     None,

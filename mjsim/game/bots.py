@@ -208,7 +208,8 @@ def threats(G, S, s):
 
 
 @njit_borrowed
-def _danger(S, threat, d):
+def danger(S, threat, d):
+    """How many of the opponents in the bitmask ``threat`` have not discarded ``d``."""
     n = 0
     for o in range(4):
         if (threat >> o) & 1 and S.discards[o, d] == 0:
@@ -304,26 +305,18 @@ def _most_worth(G, S, W, s, counts, keys, best):
 
 
 @njit_borrowed
-def choose_discard(G, S, W, s, bot):
-    """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
-    keys, bases, raw = W.keys[:], W.bases[:], W.raw_keys[:]
-    counts = S.concealed[s]
-    threat = threats(G, S, s) if bot == R.BOT_CAUTIOUS else 0
+def discard_candidates(G, S, W, s, counts):
+    """The kinds seat ``s`` may discard from its 14 ``counts`` as trials of ``W.trials``
+    (taken out, none put in); their number. Void-suit tiles first where the rules say so,
+    the honours-first order (:func:`forced_discard`), and no wild tile while a plain one is
+    held; every other kind held."""
     shed = _must_shed(G, S, s, counts)
     forced = forced_discard(G, S, s, counts)
-    c14 = cost(G, S, W, s, counts)
-    # far from ready (fold_from; 0: never) it gives up speed for safety
-    fold = threat != 0 and G.cfg[V.FOLD_FROM] > 0 and c14 >= G.cfg[V.FOLD_FROM]
-    floor = c14 if c14 > 1 else 1
-    n_fams = close_families(G, W, floor)
-    # only the families that can reach the best cost decide ties, unless every key counts
-    exact_keys = bot == R.BOT_VALUE or threat != 0
-    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close[:], n_fams)
     keep_wild = _holds_plain(S, s, counts)
     trials = W.trials
     n = 0
     for d in range(34):
-        keys[d] = 1 << 40
+        W.keys[d] = 1 << 40
         if counts[d] == 0 or (shed >= 0 and d // 9 != shed) or (keep_wild and S.wild[s, d]):
             continue
         if (forced >= 0 and d != forced) or (
@@ -332,6 +325,25 @@ def choose_discard(G, S, W, s, bot):
             continue
         trials[n, TRIAL_OUT], trials[n, TRIAL_IN], trials[n, TRIAL_WEIGHT] = d, -1, 0
         n += 1
+    return n
+
+
+@njit_borrowed
+def choose_discard(G, S, W, s, bot):
+    """The kind seat ``s`` discards from its 14 tiles; leaves its key and cost in the status."""
+    keys, bases, raw = W.keys[:], W.bases[:], W.raw_keys[:]
+    counts = S.concealed[s]
+    threat = threats(G, S, s) if bot == R.BOT_CAUTIOUS else 0
+    c14 = cost(G, S, W, s, counts)
+    # far from ready (fold_from; 0: never) it gives up speed for safety
+    fold = threat != 0 and G.cfg[V.FOLD_FROM] > 0 and c14 >= G.cfg[V.FOLD_FROM]
+    floor = c14 if c14 > 1 else 1
+    n_fams = close_families(G, W, floor)
+    # only the families that can reach the best cost decide ties, unless every key counts
+    exact_keys = bot == R.BOT_VALUE or threat != 0
+    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if exact_keys else (W.close[:], n_fams)
+    trials = W.trials
+    n = discard_candidates(G, S, W, s, counts)
     kernel_trials(
         G,
         S,
@@ -354,8 +366,8 @@ def choose_discard(G, S, W, s, bot):
         raw[d] = key
         bases[d] = c
         if threat:
-            danger = _danger(S, threat, d)
-            key = danger * (1 << 20) + key if fold else key + 8 * danger
+            unsafe = danger(S, threat, d)
+            key = unsafe * (1 << 20) + key if fold else key + 8 * unsafe
         keys[d] = key
         if key < best:
             best = key

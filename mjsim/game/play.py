@@ -26,6 +26,7 @@ from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
 from .evaluation import kernel_code
+from .players import theta_rows
 from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
 from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch, new_state
 
@@ -44,7 +45,9 @@ _NO_FINAL = np.zeros(0, dtype=np.int64)
 
 def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
     """Four bot names from ``"efficiency,value,cautious,efficiency"``, one name, or a list;
-    a search seat may carry its budget, worlds per decision (``search:32``).
+    a search seat may carry its budget, worlds per decision (``search:32``), and a tuned
+    seat its player file (``tuned:FILE``; ``tuned`` alone: the rule set's shipped player,
+    :mod:`mjsim.game.players`).
 
     >>> parse_bots("value")
     ('value', 'value', 'value', 'value')
@@ -57,7 +60,7 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
     >>> parse_bots("greedy")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'greedy'; bots: efficiency, value, cautious, search (search:N)
+    ValueError: unknown bot 'greedy'; bots: efficiency, value, cautious, search (search:N), tuned (tuned:FILE)
     >>> parse_bots("search:0,search:8,efficiency,efficiency")
     Traceback (most recent call last):
     ...
@@ -68,8 +71,13 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
     names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text)]
     for name in names:
         bot, _, budget = name.partition(":")
-        if bot not in R.BOTS or (budget and bot != "search"):
-            raise ValueError(f"unknown bot {name!r}; bots: {', '.join(R.BOTS)} (search:N)")
+        if bot not in R.BOTS or (budget and bot not in ("search", "tuned")):
+            raise ValueError(
+                f"unknown bot {name!r}; bots: {', '.join(R.BOTS[:-1])} (search:N), tuned "
+                f"(tuned:FILE)"
+            )
+        if bot == "tuned":
+            continue
         if budget and not (budget.isdigit() and 1 <= int(budget) <= MAX_ROLLOUTS):
             raise ValueError(
                 f"a search budget is a whole number of worlds from 1 to "
@@ -83,6 +91,8 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
         )
     if len({_budget(n) for n in names if n.startswith("search")}) > 1:
         raise ValueError(f"one search budget per line-up, got {','.join(names)}")
+    if any(n.startswith("search") for n in names) and any(n.startswith("tuned") for n in names):
+        raise ValueError(f"a line-up has search seats or tuned seats, not both: {','.join(names)}")
     return tuple(names)
 
 
@@ -107,9 +117,17 @@ def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)], dtype=np.int64)
 
 
-def make_policy(names: tuple[str, ...], wall_size: int, rec_size: int) -> Any:
+def make_policy(
+    names: tuple[str, ...], wall_size: int, rec_size: int, theta: np.ndarray | None = None
+) -> Any:
     """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): one thread's
-    search buffers where a seat searches, else the heuristic bots' ``()``."""
+    search buffers where a seat searches, the tuned seats' parameter rows ``theta``
+    (:func:`mjsim.game.players.theta_rows`) where a seat is tuned, else the heuristic bots'
+    ``()``."""
+    if theta is not None:
+        from .tuned import tuned_policy  # only where a seat is tuned
+
+        return tuned_policy(theta)
     budgets = [_budget(n) for n in names if n.startswith("search")]
     if not budgets:
         return HEURISTIC
@@ -129,9 +147,11 @@ def _run(
     script: np.ndarray = _NO_SCRIPT,
     final: np.ndarray = _NO_FINAL,
     readiness: bool = False,
+    theta: np.ndarray | None = None,
 ) -> None:
     """Play the hands of ``out``'s rows, the games split between numba's threads (each its
-    own state; the engine releases the GIL); the readiness columns with ``readiness``."""
+    own state; the engine releases the GIL); the readiness columns with ``readiness``; the
+    tuned seats with the parameter rows ``theta`` where given, else their files'."""
     with compile_notice(
         kernel_code, "the game's shanten kernel (every rule set's)", KERNEL_SECONDS
     ):
@@ -141,11 +161,15 @@ def _run(
     keys = (stream_key(seed, g.spec.stream), stream_key(seed, DICE_STREAM))
     codes = _bot_codes(bots)
     names = parse_bots(bots)
+    if R.BOT_TUNED not in codes:
+        theta = None
+    elif theta is None:
+        theta = theta_rows(g.rules, names)
 
     def games(lo: np.int64, hi: np.int64) -> None:
         EN.play_games(
             G,
-            make_policy(names, G.multiset.size, out.shape[1]),
+            make_policy(names, G.multiset.size, out.shape[1], theta),
             *keys,
             codes,
             np.int64(start),
@@ -161,7 +185,13 @@ def _run(
             hi,
         )
 
-    search = " with the search bot" if R.BOT_SEARCH in codes else ""
+    search = (
+        " with the search bot"
+        if R.BOT_SEARCH in codes
+        else " with the tuned player"
+        if R.BOT_TUNED in codes
+        else ""
+    )
     with compile_notice(
         EN.play_games, f"the game engine{search} ({g.model} model)", COMPILE_SECONDS
     ):
@@ -179,12 +209,14 @@ def play_rows(
     n: int,
     bots: Any = DEFAULT_BOTS,
     readiness: bool = False,
+    theta: np.ndarray | None = None,
 ) -> np.ndarray:
     """Records of hands ``start .. start + n - 1`` as ``int32[n, columns]`` (the columns of
     :func:`columns`). ``start`` must begin a game (a multiple of the rule set's game length:
     the dealer rotates inside a game). The readiness columns (:data:`R.READINESS`) are
     recorded with ``readiness`` only (it costs a tenth to a fifth of the speed); else they
-    are 0."""
+    are 0. ``theta`` (4 rows of :data:`mjsim.game.tuned.PARAMS`) gives the tuned seats'
+    parameters instead of their player files (a training's candidates)."""
     g = game_config(load_rules(rules))
     length = g.game_length
     if start < 0 or n < 0 or start % length:
@@ -196,7 +228,7 @@ def play_rows(
         raise ValueError(f"hand indices must stay below 2**31 (start + n = {start + n})")
     out = np.zeros((n, len(g.columns)), dtype=np.int32)
     if n:
-        _run(g, seed, start, out, bots, readiness=readiness)
+        _run(g, seed, start, out, bots, readiness=readiness, theta=theta)
     return out
 
 

@@ -76,9 +76,10 @@ Fact = namedtuple("Fact", "key label label_zh kind column codes codes_zh")
 Pattern = namedtuple("Pattern", "id name_zh units set_by")
 
 #: bots, by code
-#: (``search``: :mod:`mjsim.game.search`; elsewhere than its discards it plays as efficiency)
-BOTS = ("efficiency", "value", "cautious", "search")
-BOT_EFFICIENCY, BOT_VALUE, BOT_CAUTIOUS, BOT_SEARCH = range(4)
+#: (``search``: :mod:`mjsim.game.search`; ``tuned``: :mod:`mjsim.game.tuned`; elsewhere than
+#: their own choices both play as efficiency)
+BOTS = ("efficiency", "value", "cautious", "search", "tuned")
+BOT_EFFICIENCY, BOT_VALUE, BOT_CAUTIOUS, BOT_SEARCH, BOT_TUNED = range(5)
 
 
 def seat_columns(name: str) -> tuple[str, ...]:

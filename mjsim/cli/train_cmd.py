@@ -1,0 +1,104 @@
+"""``mjsim train``: train a tuned player for a rule set by self-play (:mod:`mjsim.sim.train`)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ..progress import progress_bar
+from .output import SCHEDULER, console, emit_json, fail, rules_from, user_errors
+from .study_cmd import JSON, QUIET, RULES, SEED, SET
+
+
+def train_cmd(
+    rules: str = RULES,
+    settings: list[str] = SET,
+    budget: int = typer.Option(
+        None, "--budget", min=1, help="Hands to play in training (the same player on any machine)."
+    ),
+    minutes: float = typer.Option(
+        None,
+        "--minutes",
+        min=0.01,
+        help="Minutes to train: stops after the first generation past them.",
+    ),
+    seed: int = SEED,
+    out: Path = typer.Option(
+        None, "--out", "-o", help="The player file to write (default: RULES.player.json)."
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Go on from the checkpoint OUT.train of an interrupted run."
+    ),
+    scheduler: str = SCHEDULER,
+    json_out: bool = JSON,
+    quiet: bool = QUIET,
+) -> None:
+    """Train a tuned player: one seat against three incumbents on the same walls in the four
+    seatings, CMA-ES over its parameters; writes a player file for --bots tuned:FILE."""
+    from ..sim.executor import cluster
+    from ..sim.train import train
+
+    if budget is None and minutes is None:
+        raise fail("give --budget HANDS or --minutes M")
+    if budget is not None and minutes is not None:
+        raise fail("give --budget or --minutes, not both")
+    rs = rules_from(rules, settings)
+    path = out if out is not None else Path(f"{rs.id}.player.json")
+    if str(path) == "" or path.is_dir():
+        raise fail(f"--out must be a file name, got {str(path)!r}")
+    total = budget if budget is not None else int(60 * minutes)
+    command = shlex.join(["mjsim", "train", *sys.argv[2:]])
+    with cluster(scheduler) as handle, progress_bar("training", total, not quiet) as advance:
+        done = [0]
+
+        def show(state, row) -> None:
+            now = state.hands if budget is not None else int(state.seconds)
+            test = row.get("test", {}).get("vs_incumbent")
+            gain = f"gen {state.generation}, best {row['best_gain']:+.3f}" + (
+                f", mean vs incumbent {test['mean']:+.3f} ± {test['se']:.3f}" if test else ""
+            )
+            advance(min(now, total) - done[0], gain)
+            done[0] = min(now, total)
+
+        try:
+            doc = train(
+                rs,
+                path,
+                seed=seed,
+                budget=budget,
+                minutes=minutes,
+                resume=resume,
+                scheduler=handle,
+                progress=show,
+                command=command,
+            )
+        except KeyboardInterrupt:
+            raise fail(
+                f"interrupted; the last generation is kept in {path}.train: run the same "
+                f"command with --resume to go on"
+            ) from None
+    if json_out:
+        emit_json(doc)
+        return
+    from ..game.tuned import PARAMS
+
+    table = Table("parameter", "tuned", "efficiency bot", title=f"tuned player for {rs.id}")
+    for p in PARAMS:
+        table.add_row(p.name, f"{doc['parameters'][p.name]:.4g}", f"{p.efficiency:.4g}")
+    console.print(table)
+    final = doc["training"]["final"]
+    lo, hi = final["ci95"]
+    console.print(
+        f"against three efficiency seats, {final['hands']:,} hands × 4 seatings (seed "
+        f"{final['seed']}): {final['mean']:+.3f} a hand (95%: {lo:+.3f} … {hi:+.3f}); "
+        f"{doc['training']['generations']} generations, {doc['training']['hands_played']:,} "
+        f"hands; wrote {path}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("train")(user_errors(train_cmd))

@@ -1,0 +1,132 @@
+"""The tuned player (mjsim.game.tuned) and its files (mjsim.game.players): the efficiency
+bot as a point of its space, hand for hand; what its parameters change; bad files refused.
+
+The efficiency point replays the record fingerprints of tests/data (the engine's records
+before its rebuild) with every efficiency seat played as ``tuned:efficiency``: Changsha's
+in every run, every case with ``MJSIM_FULL=1`` (one more engine compile per scoring model),
+and then every playable rule set against the efficiency bot's own records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mjsim.game.config import playable_rules
+from mjsim.game.play import columns, parse_bots, play_rows
+from mjsim.game.players import PlayerError, player_document, read_player, theta_rows
+from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
+from mjsim.rules import load_rules
+
+FULL = os.environ.get("MJSIM_FULL") == "1"
+DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
+CASES = [
+    c for c in json.loads(DATA.read_text())["cases"] if FULL or c["rules"].startswith("changsha")
+]
+RENAMED = {"baoting": "declared"}
+
+
+def as_tuned(bots: str) -> str:
+    return ",".join("tuned:efficiency" if b == "efficiency" else b for b in bots.split(","))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['rules']}-{c['bots']}")
+def test_efficiency_point_replays_the_record_fingerprints(case):
+    bots = as_tuned(case["bots"])
+    assert "tuned" in bots
+    rows = play_rows(case["rules"], 0, 0, case["n"], bots)
+    cols = columns(case["rules"])
+    for name, digest in case["hashes"].items():
+        col = rows[:, cols.index(RENAMED.get(name, name))].astype(np.int64)
+        assert hashlib.sha256(col.tobytes()).hexdigest()[:16] == digest, name
+
+
+@pytest.mark.skipif(not FULL, reason="one engine compile per scoring model: MJSIM_FULL=1")
+@pytest.mark.parametrize("rid", [r.id for r in playable_rules()])
+def test_efficiency_point_is_the_efficiency_bot_everywhere(rid):
+    mixed = "efficiency,value,cautious,efficiency"
+    for bots in ("efficiency", mixed):
+        assert np.array_equal(
+            play_rows(rid, 5, 0, 2000, as_tuned(bots)), play_rows(rid, 5, 0, 2000, bots)
+        ), bots
+
+
+def test_parameters_change_the_play():
+    """Away from the efficiency point the tuned seat plays other hands: folding against
+    threats, chasing big wins, refusing claims each change the records."""
+    base = play_rows("changsha", 2, 0, 400, "tuned:efficiency")
+    for name, value in (("danger_declared", 2.0), ("value", 1.0), ("claim_bias", 1.5)):
+        theta = np.tile(np.array(EFFICIENCY), (4, 1))
+        theta[0, INDEX[name]] = value
+        rows = play_rows("changsha", 2, 0, 400, "tuned", theta=theta)
+        assert not np.array_equal(rows, base), name
+        pays = rows[:, [columns("changsha").index(f"pay_{s}") for s in range(4)]]
+        assert (pays.sum(axis=1) == 0).all()
+
+
+def test_claims_refused_by_a_high_bias():
+    """claim_bias 1.5: a claim must lower the hand's cost by two, which no single meld does
+    — the tuned seats meld no discard but for the kongs of three held (the bots' own)."""
+    theta = np.tile(np.array(EFFICIENCY), (4, 1))
+    theta[:, INDEX["claim_bias"]] = 1.5
+    at = columns("changsha").index("claimed")  # a bit per seat that melded a discard
+    refused = play_rows("changsha", 3, 0, 400, "tuned", theta=theta)[:, at]
+    base = play_rows("changsha", 3, 0, 400, "tuned:efficiency")[:, at]
+    assert (base > 0).mean() > 0.5 and (refused > 0).mean() < (base > 0).mean() / 4
+
+
+def test_line_ups_and_files(tmp_path):
+    assert parse_bots("tuned")[0] == "tuned"
+    assert parse_bots("tuned:a.json,efficiency,efficiency,value")[0] == "tuned:a.json"
+    with pytest.raises(ValueError, match="search seats or tuned seats, not both"):
+        parse_bots("search,tuned,efficiency,efficiency")
+    rules = load_rules("changsha")
+    path = tmp_path / "p.json"
+    theta = np.array(EFFICIENCY) * 1.5
+    path.write_text(json.dumps(player_document(rules, theta, {"command": "test"})))
+    assert np.array_equal(read_player(path, rules), theta)
+    rows = theta_rows("changsha", (f"tuned:{path}", "efficiency", "tuned:efficiency", "value"))
+    assert np.array_equal(rows[0], theta) and not rows[1].any()
+    assert np.array_equal(rows[2], EFFICIENCY)
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "does not exist"),
+        ("{not json", "not readable JSON"),
+        ("[1, 2]", "not a player file"),
+        ({"rules": "generic"}, "a player of 'generic', not of 'changsha'"),
+        ({"options_hash": "0"}, "trained with other options"),
+        ({"parameters": {"cost": 1.0}}, "must give the parameters"),
+        ({"parameters": {p.name: "x" for p in PARAMS}}, "not a finite number"),
+    ],
+)
+def test_bad_player_files_are_one_line(tmp_path, content, message):
+    rules = load_rules("changsha")
+    path = tmp_path / "p.json"
+    if content is not None:
+        if isinstance(content, dict):
+            content = json.dumps(
+                {**player_document(rules, np.array(EFFICIENCY), {}), **content}
+            )
+        path.write_text(content)
+    with pytest.raises(PlayerError, match=message) as error:
+        read_player(path, rules)
+    assert "\n" not in str(error.value) and str(path) in str(error.value)
+
+
+def test_other_options_refused(tmp_path):
+    """A player trained at the defaults is not used for other options; the line names the
+    options that differ."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(player_document(load_rules("changsha"), np.array(EFFICIENCY), {})))
+    with pytest.raises(PlayerError, match="other options \\(cs_birds\\)"):
+        read_player(path, load_rules("changsha", cs_birds=4))
+    with pytest.raises(PlayerError, match="other options"):
+        play_rows(load_rules("changsha", cs_birds=4), 0, 0, 16, f"tuned:{path}")
