@@ -112,9 +112,7 @@ def test_bad_player_files_are_one_line(tmp_path, content, message):
     path = tmp_path / "p.json"
     if content is not None:
         if isinstance(content, dict):
-            content = json.dumps(
-                {**player_document(rules, np.array(EFFICIENCY), {}), **content}
-            )
+            content = json.dumps({**player_document(rules, np.array(EFFICIENCY), {}), **content})
         path.write_text(content)
     with pytest.raises(PlayerError, match=message) as error:
         read_player(path, rules)

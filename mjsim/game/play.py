@@ -10,15 +10,17 @@ True
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import get_num_threads
+from numba import get_num_threads, typeof
 
 from ..kernels.rng import index_seed, stream_key
-from ..progress import compile_notice, progress_bar
+from ..progress import compile_notice, note, progress_bar
 from ..rules import RulesError, RuleSet, load_rules
 from ..walls import DICE_STREAM
 from ..walls import walls as _walls
@@ -136,6 +138,63 @@ def make_policy(
     return search_policy(wall_size, rec_size, budgets[0])
 
 
+#: engines compiling in a child process (:func:`compile_beside`), by scoring model and policy
+_BESIDE: dict[tuple[str, str], subprocess.Popen] = {}
+
+
+def _policy_kind(names: tuple[str, ...]) -> str:
+    kinds = {n.partition(":")[0] for n in names} & {"search", "tuned"}
+    return kinds.pop() if kinds else "heuristic"
+
+
+def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
+    """Whether numba's cache holds the engine of ``g``'s scoring model for the policy of the
+    line-up ``names`` (read from the cache's index; False when it cannot be read)."""
+    tuned = None
+    if _policy_kind(names) == "tuned":
+        from .tuned import PARAMS
+
+        tuned = np.zeros((4, len(PARAMS)))
+    policy = make_policy(names, g.spec.size, len(g.columns), tuned)
+    want = (typeof(g.base_arrays), typeof(policy))
+    try:  # numba's cache index: keys (argument types, codegen, source stamp) -> data files
+        index = EN.play_games._cache._cache_file._load_index()
+        return any(tuple(key[0][:2]) == want for key in index)
+    except Exception:  # another numba's layout: compile beside, to be safe
+        return False
+
+
+def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
+    """Start compiling the game engine for ``rules`` and the line-up ``bots`` in a child
+    process unless numba's cache holds it: a first run's compile then overlaps the work
+    before its first hand (a report's deals and exact values), and that hand waits for the
+    child and loads the engine from the cache. Returns whether a child was started."""
+    rules = load_rules(rules)
+    g = game_config(rules)
+    names = parse_bots(bots)
+    key = (g.model, _policy_kind(names))
+    if key in _BESIDE or engine_cached(g, names):
+        return False
+    lineup = ",".join("tuned:efficiency" if n.startswith("tuned") else n for n in names)
+    code = (
+        "from mjsim.game.play import play_rows; from mjsim.rules import load_rules; "
+        f"play_rows(load_rules({rules.id!r}, **{dict(rules.overrides)!r}), 0, 0, 16, {lineup!r})"
+    )
+    _BESIDE[key] = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    note(f"compiling the game engine ({g.model} model) beside the work before the first hand…")
+    return True
+
+
+def _wait_beside(g: GameConfig, names: tuple[str, ...]) -> None:
+    """Wait for the child compiling this engine, if one is (:func:`compile_beside`)."""
+    child = _BESIDE.pop((g.model, _policy_kind(names)), None)
+    if child is not None and child.poll() is None:
+        note("waiting for the game engine's compile…")
+        child.wait()
+
+
 def _run(
     g: GameConfig,
     seed: int,
@@ -152,6 +211,8 @@ def _run(
     """Play the hands of ``out``'s rows, the games split between numba's threads (each its
     own state; the engine releases the GIL); the readiness columns with ``readiness``; the
     tuned seats with the parameter rows ``theta`` where given, else their files'."""
+    names = parse_bots(bots)
+    _wait_beside(g, names)
     with compile_notice(
         kernel_code, "the game's shanten kernel (every rule set's)", KERNEL_SECONDS
     ):
@@ -160,7 +221,6 @@ def _run(
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
     keys = (stream_key(seed, g.spec.stream), stream_key(seed, DICE_STREAM))
     codes = _bot_codes(bots)
-    names = parse_bots(bots)
     if R.BOT_TUNED not in codes:
         theta = None
     elif theta is None:

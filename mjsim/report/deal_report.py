@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
+from ..game.play import compile_beside
 from ..rules import RuleSet
 from ..stats.deal_odds import SEATS, deal_odds
 from ..stats.proportions import odds_text, percent
@@ -112,6 +113,8 @@ def build_deal_report(
     the report, return its summary."""
     t0 = time.perf_counter()
     folder = report_folder(rules, out, hands)
+    if hands:
+        compile_beside(rules, bots)  # the engine compiles while the deals are studied
     odds = deal_odds(rules, n, seed)
     files = {"shanten": _shanten_chart(odds["shanten"], folder / "shanten_at_deal.png")}
     if "bonus" in odds:

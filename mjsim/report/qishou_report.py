@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
+from ..game.play import compile_beside
 from ..kernels import qishou as Q
 from ..rules import RuleSet
 from ..sim.deals import deal_frame
@@ -186,6 +187,8 @@ def build_report(
     """
     t0 = time.perf_counter()
     folder = report_folder(rules, out, hands)
+    if hands:
+        compile_beside(rules, bots)  # the engine compiles while the deals are studied
     study = qishou_study(rules, n=n, seed=seed, progress=progress)
     exact = exact_summary(rules)
     m = min(n, 200_000)

@@ -218,15 +218,20 @@ def train(
     minutes: float | None = None,
     resume: bool = False,
     scheduler: Any = None,
-    hands: int = HANDS,
-    population: int = POPULATION,
-    final_hands: int = FINAL_HANDS,
+    hands: int | None = None,
+    population: int | None = None,
+    final_hands: int | None = None,
     progress: Callable[[State, dict], None] | None = None,
     command: str | None = None,
 ) -> dict[str, Any]:
     """Train a tuned player for ``rules`` and write its file ``out`` (with the checkpoint
-    ``out.train`` beside it while it runs); return the file's document."""
+    ``out.train`` beside it while it runs); return the file's document. ``hands`` (a
+    seating's, per generation), ``population`` and ``final_hands`` default to
+    :data:`HANDS`, :data:`POPULATION` and :data:`FINAL_HANDS`."""
     rules = load_rules(rules)
+    hands = hands or HANDS
+    population = population or POPULATION
+    final_hands = final_hands or FINAL_HANDS
     if budget is None and minutes is None:
         raise ValueError("give a budget of hands (--budget) or of minutes (--minutes)")
     if (budget is not None and budget <= 0) or (minutes is not None and minutes <= 0):

@@ -1,0 +1,111 @@
+"""Self-play training (mjsim.sim.train, ``mjsim train``): deterministic per seed, resumed
+runs equal to runs never stopped, the player file it writes, bad input refused.
+
+Tiny budgets (64 hands a seating, 4 candidates a generation) on Changsha, whose tuned
+engine the test session's warm-up compiles; the Dask run equals the local one in
+tests/test_cluster.py.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.game.players import read_player
+from mjsim.game.tuned import EFFICIENCY, PARAMS
+from mjsim.rules import load_rules
+from mjsim.sim import train as T
+
+SMALL = {"hands": 64, "population": 4, "final_hands": 64}
+
+
+def run(tmp_path, name, **kw):
+    out = tmp_path / name
+    doc = T.train("changsha", out, seed=7, **{**SMALL, **kw})
+    return out, doc
+
+
+def test_unit_box_round_trip_and_bounds():
+    x = T.to_unit(np.array(EFFICIENCY))
+    assert ((x >= 0) & (x <= 1)).all()
+    assert np.allclose(T.from_unit(x), EFFICIENCY)
+    assert (T.from_unit(np.full(len(PARAMS), 2.0)) == [p.high for p in PARAMS]).all()
+
+
+def test_deterministic_per_seed(tmp_path):
+    a, doc_a = run(tmp_path, "a.json", budget=3000)
+    _, doc_b = run(tmp_path, "b.json", budget=3000)
+    assert doc_a["parameters"] == doc_b["parameters"]
+    assert doc_a["training"]["final"] == doc_b["training"]["final"]
+    assert doc_a["training"]["generations"] == 3 and doc_a["training"]["hands_played"] == 3072
+    assert not (tmp_path / "a.json.train").exists()  # the checkpoint goes with the file
+    rules = load_rules("changsha")
+    assert np.array_equal(read_player(a, rules), [doc_a["parameters"][p.name] for p in PARAMS])
+    final = doc_a["training"]["final"]
+    assert final["hands"] == 64 and final["ci95"][0] <= final["mean"] <= final["ci95"][1]
+
+
+def test_a_resumed_run_is_the_run_never_stopped(tmp_path):
+    """Stopped after two generations (the checkpoint kept), resumed to five: the player
+    and every generation's figures equal those of five generations in one go."""
+    _, doc = run(tmp_path, "whole.json", budget=5 * 1024)
+    part = tmp_path / "part.json"
+    stop = {"at": 0}
+
+    def interrupt(state, row):
+        stop["at"] = state.generation
+        if state.generation == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        T.train("changsha", part, seed=7, budget=5 * 1024, progress=interrupt, **SMALL)
+    assert stop["at"] == 2 and (tmp_path / "part.json.train").exists()
+    resumed = T.train("changsha", part, seed=7, budget=5 * 1024, resume=True, **SMALL)
+    assert resumed["parameters"] == doc["parameters"]
+    assert resumed["training"]["promotions"] == doc["training"]["promotions"]
+    assert resumed["training"]["final"] == doc["training"]["final"]
+
+
+def test_a_checkpoint_of_another_training_is_refused(tmp_path):
+    out = tmp_path / "p.json"
+    check = tmp_path / "p.json.train"
+    check.write_bytes(b"not a pickle")
+    with pytest.raises(ValueError, match="not readable"):
+        T.train("changsha", out, seed=7, budget=1000, resume=True, **SMALL)
+    settings = T.Settings("changsha", "0", 1, 1000, None)
+    state = T.State(settings, None, 0, 0, 0.0, list(EFFICIENCY), [], [])
+    check.write_bytes(pickle.dumps(state))
+    with pytest.raises(ValueError, match="of another training"):
+        T.train("changsha", out, seed=7, budget=1000, resume=True, **SMALL)
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    runner = CliRunner()
+    for args, message in (
+        (["train"], "give --budget HANDS or --minutes M"),
+        (["train", "--budget", "10", "--minutes", "1"], "not both"),
+        (["train", "--budget", "10", "--out", str(tmp_path)], "--out must be a file name"),
+        (["train", "--rules", "nope", "--budget", "10"], "nope"),
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output and "Traceback" not in result.output
+
+
+def test_cli_writes_a_player_file(tmp_path, monkeypatch):
+    for name, value in (("HANDS", 64), ("POPULATION", 4), ("FINAL_HANDS", 64)):
+        monkeypatch.setattr(T, name, value)
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(
+        app, ["train", "--budget", "600", "--seed", "3", "--out", str(out), "--json", "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert json.loads(result.output) == doc
+    assert doc["rules"] == "changsha" and doc["training"]["command"].startswith("mjsim train")
+    assert doc["training"]["settings"]["budget"] == 600
