@@ -51,13 +51,15 @@ _ENGINE = (
 #: (evaluation.kernel_trials, shared by every model) while the kernels job runs beside it, so
 #: the later engines load it instead of compiling it again. The Changsha job then compiles
 #: what the search bot and ``mjsim advise`` add to its engine (tests/test_search.py,
-#: tests/test_advise.py).
+#: tests/test_advise.py); the kernels job, done by then, what the tuned player adds to it
+#: (tests/test_tuned.py, tests/test_train.py).
 _ADVISE = "; from mjsim.game.advise import advise; advise({!r}, {!r}, rollouts=2)"
 JOBS = (
     "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
     "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
     "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic'); "
-    "mjsim.ukeire('123m456p789s11223z')",
+    "mjsim.ukeire('123m456p789s11223z'); from mjsim.game.play import play_rows; "
+    "play_rows('changsha', 0, 0, 16, 'tuned:efficiency')",
     _ENGINE.format("changsha")
     + "; play_rows('changsha', 0, 0, 16, 'search:16,efficiency,efficiency,efficiency')"
     + _ADVISE.format("changsha", "2258m2588p22558s9m"),

@@ -11,7 +11,9 @@ address as a remote cluster would be:
 * the workers run one Numba thread each;
 * errors: an unreachable scheduler, ``--scheduler`` without ``--out``, no dask.distributed;
 * ``mjsim play --out D --scheduler ADDR --json`` gives the local run's summary, and
-  ``mjsim deal --dask ADDR`` the local run's parts.
+  ``mjsim deal --dask ADDR`` the local run's parts;
+* a training (``mjsim.sim.train``) whose games are played on the workers makes the local
+  run's player, figure for figure.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from mjsim.cli import app
 from mjsim.sim.deals import write_deals
 from mjsim.sim.executor import NEED_DISTRIBUTED, cluster, local_cluster, map_chunks
 from mjsim.sim.games import write_games
+from mjsim.sim.train import train
 
 distributed = pytest.importorskip("distributed")
 
@@ -253,3 +256,15 @@ def test_a_lost_worker_is_a_one_line_error(address):
 
     with Client(address) as client:
         client.wait_for_workers(2, timeout=120)
+
+
+def test_training_on_the_cluster_is_the_local_run(address, tmp_path):
+    small = {"seed": 2, "budget": 2000, "hands": 64, "population": 4, "final_hands": 64}
+    local = train("changsha", tmp_path / "local.json", **small, command="test")
+    with cluster(address) as handle:
+        remote = train(
+            "changsha", tmp_path / "remote.json", scheduler=handle, **small, command="test"
+        )
+    for doc in (local, remote):
+        del doc["training"]["seconds"]  # the one figure that is the machine's
+    assert remote == local
