@@ -1,12 +1,15 @@
 """Throughput of the game engine: full hands (局) per second with the chosen bots.
 
 Run: ``.venv/bin/python benchmarks/bench_game.py [--n 20000] [--rules changsha[,R…] | all]
-[--bots efficiency] [--repeat 3] [--readiness]``. Prints the machine and versions, then for
+[--bots efficiency] [--versus BOTS] [--repeat 3] [--readiness]``. Prints the machine and
+versions, then for
 each rule set the first call's time (compile, or load from the numba cache) apart and the
 best of ``--repeat`` timed calls of ``play_rows`` (every hand played to its end and
 recorded); with several rule sets, each one's speed as a ratio of the first's, measured in
 the same run (the machine's load swings absolute figures from hour to hour, much less
-their ratio). Last, the peak memory. The figures are kept in a result file under
+their ratio); with ``--versus``, each rule set is also played by that line-up, timed right
+after, and the first line-up's speed given as a ratio of it (``--bots tuned:efficiency
+--versus efficiency``: what the tuned player costs). Last, the peak memory. The figures are kept in a result file under
 ``benchmarks/results/bench_game/`` (:mod:`store`; ``--no-save`` for none): a rule set's
 case is its id, with the bots when they are not four efficiency bots and ``readiness``
 when on.
@@ -57,6 +60,7 @@ def main() -> None:
         "--rules", default="changsha", help="rule set id, several comma-separated, or all"
     )
     parser.add_argument("--bots", default="efficiency", help="one bot or four, comma-separated")
+    parser.add_argument("--versus", help="a line-up to time beside, per rule set")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls; the best is shown")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -89,7 +93,23 @@ def main() -> None:
             + ("" if set(bots) == {"efficiency"} else f" {','.join(bots)}")
             + (" readiness" if args.readiness else "")
         )
-        run.record(case, hands_per_s=speed, ratio_to_first=speed / first, first_call_s=first_call)
+        figures = {
+            "hands_per_s": speed,
+            "ratio_to_first": speed / first,
+            "first_call_s": first_call,
+        }
+        if args.versus:
+            other, _ = hands_per_second(
+                load_rules(rid),
+                parse_bots(args.versus),
+                args.n,
+                args.repeat,
+                args.seed,
+                args.readiness,
+            )
+            print(f"  versus {args.versus}: {other:10,.0f} hands/s, ratio {speed / other:.2f}")
+            figures.update(versus_hands_per_s=other, ratio_to_versus=speed / other)
+        run.record(case, **figures)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.0f} MB")
     run.record("process", peak_mb=peak)
