@@ -172,21 +172,25 @@ def _model(sig) -> str | None:
     return None
 
 
-def _policy(sig) -> bool:
-    """Whether a compiled signature takes a search policy (a line-up with a search seat)."""
-    return any(
-        isinstance(t, numba.types.BaseNamedTuple) and t.instance_class.__name__ == "SearchPolicy"
-        for t in sig
-    )
+def _policy(sig) -> str | None:
+    """The policy a compiled signature takes, if any: a search's or tuned seats'
+    (:mod:`mjsim.game.policy`'s registry)."""
+    for t in sig:
+        if isinstance(t, numba.types.BaseNamedTuple) and t.instance_class.__name__ in (
+            "SearchPolicy",
+            "TunedPolicy",
+        ):
+            return t.instance_class.__name__
+    return None
 
 
 def test_each_engine_function_compiles_once():
     """After played hands of nine rule sets (all five scoring models) and every bot, numba's
     cache holds one compiled signature of each game function per scoring model, and one
-    more of the hand loop per model played with a search seat. The cache index of every
-    cached function is read (what was compiled into the cache, here or by the session's
-    warm-up), so a second signature shows whether or not this process compiled it;
-    functions inlined into their callers (``njit_inline``) have none."""
+    more of the hand loop per model played with a search seat, and with tuned seats. The
+    cache index of every cached function is read (what was compiled into the cache, here
+    or by the session's warm-up), so a second signature shows whether or not this process
+    compiled it; functions inlined into their callers (``njit_inline``) have none."""
     for rules in (
         "changsha",
         "generic",
@@ -212,6 +216,7 @@ def test_each_engine_function_compiles_once():
         "bots",
         "shape",
         "search",
+        "tuned",
         "scoring",
         "scoring.changsha",
         "scoring.generic",

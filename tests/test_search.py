@@ -219,7 +219,7 @@ def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:
     cost really and in the worlds."""
     made = []
 
-    def counting(names, wall_size, rec_size):
+    def counting(names, wall_size, rec_size, theta=None):
         made.append(search_policy(wall_size, rec_size, 16, tempo=tempo))
         return made[-1]
 
@@ -241,7 +241,7 @@ def test_worlds_with_tempo_are_as_far_along_as_the_others_are(monkeypatch):
 def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
     want = play_rows(RULES, 7, 0, N, "efficiency")
 
-    def one(names, wall_size, rec_size):
+    def one(names, wall_size, rec_size, theta=None):
         return search_policy(wall_size, rec_size, 16, candidates=1)
 
     monkeypatch.setattr(play_mod, "make_policy", one)
@@ -283,7 +283,7 @@ def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
     was dropped: 2 s.e. behind the efficiency choice or equal to it in every world."""
     made = []
 
-    def tracing(names, wall_size, rec_size):
+    def tracing(names, wall_size, rec_size, theta=None):
         made.append(search_policy(wall_size, rec_size, 64, trace=10_000))
         return made[-1]
 
@@ -306,7 +306,7 @@ def test_wins_are_weighed_against_passes(monkeypatch):
     hands it passed in (at most once a hand), and never an efficiency seat's."""
     made = []
 
-    def counting(names, wall_size, rec_size):
+    def counting(names, wall_size, rec_size, theta=None):
         made.append(search_policy(wall_size, rec_size, 64))
         return made[-1]
 
@@ -386,7 +386,7 @@ def test_claims_are_weighed(monkeypatch):
     exactly where a claim decision changed."""
     made = []
 
-    def counting(names, wall_size, rec_size, **params):
+    def counting(names, wall_size, rec_size, theta=None, **params):
         made.append(search_policy(wall_size, rec_size, 64, **params))
         return made[-1]
 

@@ -161,9 +161,9 @@ def discard(P, G, S, W, bots, s):
     counts = S.concealed[s]
     c14 = cost(G, S, W, s, counts)
     floor = c14 if c14 > 1 else 1
-    n_fams = B.close_families(G, W, floor)
+    n_fams = B.close_families(G, W, np.int64(floor))
     big = _wants_big(th)
-    declared, melds = 0, 0
+    declared, melds = np.int64(0), np.int64(0)
     if th[DANGER_DECLARED] + th[DANGER_DECLARED_FAR] + th[DANGER_MELDS] + th[DANGER_MELDS_FAR]:
         declared, melds = _threats(G, S, s)
     far = c14 - 1 if c14 > 1 else 0
@@ -192,11 +192,11 @@ def discard(P, G, S, W, bots, s):
         scores[d] = math.inf
     for i in range(n):
         d, c = W.trials[i, TRIAL_OUT], W.trial_cost[i]
-        x = _score(th, c, W.trial_big[i] if big else INF)
+        x = _score(th, c, W.trial_big[i] if big else np.int64(INF))
         if declared:
-            x += w_declared * B.danger(S, declared, d)
+            x += w_declared * B.danger(S, np.int64(declared), d)
         if melds:
-            x += w_melds * B.danger(S, melds, d)
+            x += w_melds * B.danger(S, np.int64(melds), d)
         scores[d] = x
         bases[d] = c
         if x < best:
@@ -227,7 +227,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
             top_base = bases[d]
     if top_base > (c14 if c14 > 1 else 1):  # families close to the costliest weighed
         cost(G, S, W, s, counts)
-        n_fams = B.close_families(G, W, top_base)
+        n_fams = B.close_families(G, W, np.int64(top_base))
     top = math.inf
     marked = np.int64(-1)
     for d in range(34):
@@ -287,17 +287,18 @@ def claim(P, G, S, W, bots, cur, t):
             continue
         th = P.theta[s]
         big = _wants_big(th)
-        now = _score(th, S.status[s, ST_COST], _big_now(G, S, W, s) if big else INF)
+        now = _score(th, S.status[s, ST_COST], _big_now(G, S, W, s) if big else np.int64(INF))
         bias = th[CLAIM_BIAS] + (th[CLAIM_OPEN] if S.n_melds[s] == 0 else 0.0)
         best, choice = now, np.int64(CLAIM_DECLINE)
         for i in range(n - 1):  # the last option is declining
             option = P.choices[i]
             if big:
-                first = t if option == CLAIM_TAKE_PUNG else option - CLAIM_TAKE_CHOW
-                mtype = MELD_PUNG if option == CLAIM_TAKE_PUNG else MELD_CHOW
+                pung = option == CLAIM_TAKE_PUNG
+                first = np.int64(t if pung else option - CLAIM_TAKE_CHOW)
+                mtype = np.int64(MELD_PUNG if pung else MELD_CHOW)
                 x = _after_meld(G, S, W, s, th, cur, t, first, mtype) + bias
             else:
-                x = _score(th, P.keys[i] // 64, INF) + bias
+                x = _score(th, P.keys[i] // 64, np.int64(INF)) + bias
             if x < best:
                 best, choice = x, option
             if option == CLAIM_TAKE_PUNG and choice == CLAIM_TAKE_PUNG:
