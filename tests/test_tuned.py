@@ -128,3 +128,16 @@ def test_other_options_refused(tmp_path):
         read_player(path, load_rules("changsha", cs_birds=4))
     with pytest.raises(PlayerError, match="other options"):
         play_rows(load_rules("changsha", cs_birds=4), 0, 0, 16, f"tuned:{path}")
+
+
+def test_the_engine_compiles_beside_only_when_not_in_the_cache():
+    """A report starts compiling the engine in a child process (compile_beside) only when
+    numba's cache index lacks it; once played here, it is there, for each policy kind."""
+    from mjsim.game.config import game_config
+    from mjsim.game.play import compile_beside, engine_cached
+
+    g = game_config(load_rules("changsha"))
+    for bots in ("efficiency,value,cautious,efficiency", "tuned:efficiency"):
+        play_rows("changsha", 0, 0, 16, bots)
+        assert engine_cached(g, parse_bots(bots)), bots
+        assert compile_beside("changsha", bots) is False
