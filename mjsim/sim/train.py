@@ -259,12 +259,13 @@ def train(
         if (state.generation + 1) % PROMOTE_EVERY == 0:
             mean = from_unit(state.search.mean)
             pseed = walls_seed(seed, _PROMOTION, state.generation)
-            test = paired_gains(
-                rules, [mean, efficiency], incumbent, pseed, PROMOTE_HANDS, scheduler
-            )
-            versus_efficiency = test[0] - test[1]  # the mean's gain over the efficiency point
+            # the efficiency point plays the same hands, unless it is the incumbent (its
+            # seat then gains nothing, hand for hand)
+            players = [mean] if np.array_equal(incumbent, efficiency) else [mean, efficiency]
+            test = paired_gains(rules, players, incumbent, pseed, PROMOTE_HANDS, scheduler)
+            versus_efficiency = test[0] - test[1] if len(players) == 2 else test[0]
             vs_incumbent, vs_efficiency = interval(test[0]), interval(versus_efficiency)
-            played += 2 * 4 * PROMOTE_HANDS
+            played += len(players) * 4 * PROMOTE_HANDS
             promoted = vs_incumbent["ci95"][0] > 0 and vs_efficiency["ci95"][1] > 0
             row["test"] = {"vs_incumbent": vs_incumbent, "vs_efficiency_seat": vs_efficiency}
             row["promoted"] = promoted
