@@ -17,8 +17,8 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 DEALS = "5000"
-HANDS = "2000"
-SEARCH_HANDS = "64"
+HANDS = "1000"
+SEARCH_HANDS = "32"
 RULES = "changsha,hongzhong112,shanghai_qhp"  # hands played with a search seat (about 45 a second)
 CELL_TIMEOUT = 300
 

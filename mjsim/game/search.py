@@ -62,7 +62,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..kernels.jit import njit_borrowed
+from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.rng import below_seeded, index_seed, mix
 from . import bots as B
 from . import engine as EN
@@ -489,7 +489,7 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         P.won[r, c] = 1 if won else 0
 
 
-@njit_borrowed
+@njit_inline
 def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile, what):
     """Play the ``n`` candidates (:func:`play_world`'s ``cur``, ``tile`` and ``what``) in
     the same worlds, dropping those clearly worse than the efficiency choice (candidate 0),
