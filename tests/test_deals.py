@@ -226,6 +226,22 @@ def test_cli_refuses_a_different_run(tmp_path):
     assert result.exit_code == 2 and "options_hash" in result.stderr
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", "{not json", "\udcff"], ids=["list", "text", "bytes"])
+def test_cli_names_a_run_json_that_is_not_a_run(tmp_path, text):
+    """A ``run.json`` that is not a JSON object (a list, not JSON, not UTF-8) is one line
+    naming it, and nothing in the folder is touched."""
+    out = tmp_path / "run"
+    out.mkdir()
+    manifest = out / "run.json"
+    manifest.write_bytes(text.encode("utf-8", "surrogateescape"))
+    result = runner.invoke(app, ["deal", "-n", "300", "--chunk", "150", "--out", str(out), "-q"])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
+    assert str(manifest) in lines[0] and "not a run's parameters" in lines[0]
+    assert [p.name for p in out.iterdir()] == ["run.json"]
+
+
 def _interrupt(cmd: list[str], out: Path, sig: int) -> int:
     """Start ``cmd``, send ``sig`` as soon as one part is on disk; return the parts left."""
     # a job started in the background by a shell inherits SIGINT ignored, and Python then

@@ -55,7 +55,7 @@ PROMOTE_HANDS = 4_000
 HANDS = 1_000
 POPULATION = 10
 #: the search's first step, in the unit box
-SIGMA0 = 0.15
+SIGMA0 = 0.05
 #: hands (per seating) of the closing measurement against three efficiency seats
 FINAL_HANDS = 20_000
 _LOW = np.array([p.low for p in PARAMS])
