@@ -96,6 +96,39 @@ def test_console_script_version() -> None:
     assert done.stdout == f"mjsim {mjsim.__version__}\n"
 
 
+@pytest.mark.parametrize(
+    "argv, first",
+    [
+        (["play", "-n", "0"], "error: Invalid value for '-n': Input should be greater than or"),
+        (["play", "--nope"], "error: No such option: --nope"),
+        (["shanten", "123m", "--rules", "generic", "--rules"], "error: Option '--rules' requires"),
+        (["nope"], "error: No such command 'nope'"),
+    ],
+)
+def test_console_script_usage_errors_are_one_line(monkeypatch, capsys, argv, first) -> None:
+    """The console script (:func:`mjsim.cli.main`) gives a bad option or value the one
+    ``error:`` line and status 2 of every input error, not click's usage box."""
+    from mjsim.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["mjsim", *argv])
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1 and lines[0].startswith(first), captured.err
+
+
+def test_console_script_alone_prints_its_help(monkeypatch, capsys) -> None:
+    from mjsim.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["mjsim"])
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert info.value.code == 2  # as click has it: no verb is a usage error
+    assert "Usage:" in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- rules
 
 

@@ -7,6 +7,8 @@ with status 2; long runs show one rich progress bar on stderr (:mod:`mjsim.cli.o
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from ..version import __version__
@@ -54,4 +56,19 @@ def _root(
 
 
 def main() -> None:
-    app()
+    """The console script. A bad option or value is one ``error:`` line and status 2, as
+    every other input error; Ctrl-C is one line and status 130."""
+    from .output import fail
+
+    try:
+        status = app(standalone_mode=False)
+    except typer.TyperException as error:  # click's exceptions, as typer carries them
+        if type(error).__name__ == "NoArgsIsHelpError":  # a verb group alone: its help
+            error.show()
+            sys.exit(error.exit_code)
+        fail(error.format_message())
+        sys.exit(2)
+    except typer.Abort:
+        fail("interrupted")
+        sys.exit(130)
+    sys.exit(status if isinstance(status, int) else 0)
