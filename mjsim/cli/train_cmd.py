@@ -57,9 +57,11 @@ def train_cmd(
 
         def show(state, row) -> None:
             now = state.hands if budget is not None else int(state.seconds)
-            test = row.get("test", {}).get("vs_incumbent")
-            gain = f"gen {state.generation}, best {row['best_gain']:+.3f}" + (
-                f", mean vs incumbent {test['mean']:+.3f} ± {test['se']:.3f}" if test else ""
+            tests = row.get("test", {})
+            gain = f"gen {state.generation}, best {row['best_gain']:+.3f}" + "".join(
+                f", {name} vs incumbent {t['vs_incumbent']['mean']:+.3f} ± "
+                f"{t['vs_incumbent']['se']:.3f}"
+                for name, t in tests.items()
             )
             advance(min(now, total) - done[0], gain)
             done[0] = min(now, total)

@@ -70,8 +70,8 @@ Param = namedtuple("Param", "name efficiency low high doc")
 # fmt: off
 PARAMS = (
     Param("cost", 1.0, 0.0, 2.0, "a discard's cost (shanten + 1)"),
-    Param("value", 0.0, -1.0, 2.0, "min(cost, big-win cost − 1), the value bot's score"),
-    Param("big", 0.0, -0.5, 1.0, "the big-win families' lowest cost"),
+    Param("value", 0.0, 0.0, 2.0, "min(cost, big-win cost − 1), the value bot's score"),
+    Param("big", 0.0, 0.0, 1.0, "the big-win families' lowest cost"),
     Param("margin", 0.0, 0.0, 1.5, "score above the best still weighed by ukeire and worth"),
     Param("ukeire", 1 / 256, 0.0, 0.05, "a live improving tile (less is better: subtracted)"),
     Param("worth", 0.0, 0.0, 1.0, "ln(1 + live winning tiles × units) of a ready hand"),
