@@ -228,6 +228,7 @@ def test_report_section(fake_engine, tmp_path):
     _check_report(tmp_path, json.loads(result.stdout), 64, waits=False)
     text = run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path)).stdout
     assert "expected scores — changsha, 64 hands" in text and "bots compared" in text
+    assert "won on a discard" in text and "deal-ins" not in text  # not a per-seat rate
 
 
 def test_report_compares_the_bots_asked_for(fake_engine, tmp_path):

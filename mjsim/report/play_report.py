@@ -465,5 +465,5 @@ def echo_summary(echo: Callable, p: dict[str, Any]) -> None:
         echo(bots)
     echo(
         f"win rate {rate_percent(b['win_rate'])}, draws {rate_percent(b['draw_rate'])}, "
-        f"deal-ins {rate_percent(b['deal_in_rate'])} ({p['seconds']} s)"
+        f"won on a discard {rate_percent(b['deal_in_rate'])} ({p['seconds']} s)"
     )
