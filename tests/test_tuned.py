@@ -19,7 +19,14 @@ import pytest
 
 from mjsim.game.config import playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
-from mjsim.game.players import PlayerError, player_document, read_player, theta_rows
+from mjsim.game.players import (
+    SHIPPED,
+    PlayerError,
+    player_document,
+    player_theta,
+    read_player,
+    theta_rows,
+)
 from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
 from mjsim.rules import load_rules
 
@@ -128,6 +135,28 @@ def test_other_options_refused(tmp_path):
         read_player(path, load_rules("changsha", cs_birds=4))
     with pytest.raises(PlayerError, match="other options"):
         play_rows(load_rules("changsha", cs_birds=4), 0, 0, 16, f"tuned:{path}")
+
+
+SHIPPED_FILES = sorted(SHIPPED.glob("*.json"))
+
+
+def test_a_player_is_shipped():
+    assert SHIPPED_FILES, f"no player file in {SHIPPED}"
+
+
+@pytest.mark.parametrize("path", SHIPPED_FILES, ids=[p.stem for p in SHIPPED_FILES])
+def test_a_shipped_player_is_its_presets_and_says_how_it_was_made(path):
+    """A shipped player is read for its preset by ``tuned``, was made by ``mjsim train``
+    for that preset (its command in the file) and beat three efficiency seats on hands
+    kept apart from its training, its 95% interval above zero."""
+    rules = load_rules(path.stem)
+    theta = read_player(path, rules)
+    assert player_theta(rules, "tuned").tolist() == theta.tolist()
+    training = json.loads(path.read_text(encoding="utf-8"))["training"]
+    assert training["command"].startswith(f"mjsim train --rules {rules.id} ")
+    final = training["final"]
+    assert final["vs"] == "three efficiency seats" and final["ci95"][0] > 0, final
+    assert theta.tolist() != list(EFFICIENCY)
 
 
 def test_the_engine_compiles_beside_only_when_not_in_the_cache():
