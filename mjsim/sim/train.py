@@ -11,10 +11,11 @@ training starts from the efficiency bot's point, which is also the first incumbe
 **The incumbents.** Every :data:`PROMOTE_EVERY` generations the search's mean and the best
 candidate of those generations (by its generation's gain) play the incumbent on hands of
 their own (fresh walls, four seatings): the one that gains most with its 95% interval above
-zero becomes the incumbent. (Testing the mean alone, 20 minutes of shanghai_qhp training
-promoted nothing while single candidates gained a point a hand: the noisy mean wandered.) A promotion must also not lose to the
-efficiency point on the same hands (its interval's upper end above zero), so a cycle of
-players each beating the last but losing to where training began is refused.
+zero becomes the incumbent (testing the mean alone, 20 minutes of shanghai_qhp training
+promoted nothing while single candidates gained a point a hand: the noisy mean wandered).
+A promotion must also not lose to the efficiency point on the same hands (its interval's
+upper end above zero), so a cycle of players each beating the last but losing to where
+training began is refused.
 
 Deterministic per seed: the walls of generation ``g`` come from the seed and ``g``; CMA-ES
 draws from its own seeded generator, saved with the search in the checkpoint
@@ -287,7 +288,7 @@ def train(
                 if vs_incumbent["ci95"][0] > 0 and vs_efficiency["ci95"][1] > 0:
                     if chosen is None or vs_incumbent["mean"] > chosen[1]["mean"]:
                         chosen = (name, vs_incumbent)
-            row["promoted"] = chosen is not None and chosen[0]
+            row["promoted"] = chosen[0] if chosen is not None else None
             if chosen is not None:
                 state.incumbent = tested[chosen[0]].tolist()
                 state.promotions.append(
