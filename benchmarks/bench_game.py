@@ -2,14 +2,14 @@
 
 Run: ``.venv/bin/python benchmarks/bench_game.py [--n 20000] [--rules changsha[,R…] | all]
 [--bots efficiency] [--versus BOTS] [--repeat 3] [--readiness]``. Prints the machine and
-versions, then for
-each rule set the first call's time (compile, or load from the numba cache) apart and the
-best of ``--repeat`` timed calls of ``play_rows`` (every hand played to its end and
-recorded); with several rule sets, each one's speed as a ratio of the first's, measured in
-the same run (the machine's load swings absolute figures from hour to hour, much less
-their ratio); with ``--versus``, each rule set is also played by that line-up, timed right
-after, and the first line-up's speed given as a ratio of it (``--bots tuned:efficiency
---versus efficiency``: what the tuned player costs). Last, the peak memory. The figures are kept in a result file under
+versions, then for each rule set the first call's time (compile, or load from the numba
+cache) apart and the best of ``--repeat`` timed calls of ``play_rows`` (every hand played
+to its end and recorded); with several rule sets, each one's speed as a ratio of the
+first's, measured in the same run (the machine's load swings absolute figures from hour to
+hour, much less their ratio); with ``--versus``, each rule set is also played by that
+line-up, timed right after, and the first line-up's speed given as a ratio of it (``--bots
+tuned:efficiency --versus efficiency``: what the tuned player costs). Last, the peak
+memory. The figures are kept in a result file under
 ``benchmarks/results/bench_game/`` (:mod:`store`; ``--no-save`` for none): a rule set's
 case is its id, with the bots when they are not four efficiency bots and ``readiness``
 when on.

@@ -60,9 +60,8 @@ def write_part(path: Path, table: pa.Table, meta: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _read_manifest(folder: Path) -> dict[str, Any]:
+def _read_manifest(manifest: Path) -> dict[str, Any]:
     """A run folder's ``run.json``; a file that is not a run's is one line naming it."""
-    manifest = folder / "run.json"
     try:
         old = json.loads(manifest.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -78,7 +77,7 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
 def _check_manifest(folder: Path, params: dict[str, Any]) -> None:
     manifest = folder / "run.json"
     if manifest.exists():
-        old = _read_manifest(folder)
+        old = _read_manifest(manifest)
         diff = sorted(k for k in set(old) | set(params) if old.get(k) != params.get(k))
         if diff:
             shown = ", ".join(f"{k}: {old.get(k)!r} there, {params.get(k)!r} now" for k in diff)
@@ -172,4 +171,4 @@ def read_parts(folder: str | Path, columns: list[str] | None = None) -> pd.DataF
 
 def run_params(folder: str | Path) -> dict[str, Any]:
     """The parameters a run folder was written with (its ``run.json``)."""
-    return _read_manifest(Path(folder))
+    return _read_manifest(Path(folder) / "run.json")
