@@ -21,9 +21,10 @@ import ctypes.util
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import pytest
 
@@ -44,45 +45,106 @@ _ENGINE = (
     "from mjsim.game.play import play_rows; "
     "play_rows({!r}, 0, 0, 16, 'efficiency,value,cautious,efficiency', readiness=True)"
 )
-#: one job a child: the deal, shanten and exact kernels, then each scoring model's engine (a
-#: rule set of it), the longest first (cold on 2 cores, two at a time, 2026-12-04: the
-#: kernels 90 s, changsha 64 s, generic 60 s, shanghai_qhp 50 s, caishen16 49 s,
-#: hongzhong112 45 s). The first engine compiles the engine's shanten kernel
-#: (evaluation.kernel_trials, shared by every model) while the kernels job runs beside it, so
-#: the later engines load it instead of compiling it again. The Changsha job then compiles
-#: what the search bot and ``mjsim advise`` add to its engine (tests/test_search.py,
-#: tests/test_advise.py); the kernels job, done by then, what the tuned player adds to it
-#: (tests/test_tuned.py, tests/test_train.py).
-_ADVISE = "; from mjsim.game.advise import advise; advise({!r}, {!r}, rollouts=2)"
+
+
+class Job(NamedTuple):
+    """One child's share of the warm-up: ``code`` to run once the job ``after`` is done (its
+    cache then loaded, not compiled again)."""
+
+    name: str
+    code: str
+    after: str | None = None
+
+
+#: the warm-up, in the order the children take the jobs whose ``after`` is done. Cold, one
+#: at a time (2026-12-06): the changsha engine 71 s (with the game's shanten kernel, shared
+#: by every model), the deal, shanten and waits kernels 100 s, the search bot and ``mjsim
+#: advise`` on the changsha engine 61 s (tests/test_search.py, tests/test_advise.py), each
+#: other model's engine 60–70 s, the tuned player on the changsha engine 21 s
+#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel 10 s.
 JOBS = (
-    "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
-    "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
-    "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic'); "
-    "mjsim.ukeire('123m456p789s11223z'); from mjsim.game.play import play_rows; "
-    "play_rows('changsha', 0, 0, 16, 'tuned:efficiency')",
-    _ENGINE.format("changsha")
-    + "; play_rows('changsha', 0, 0, 16, 'search:16,efficiency,efficiency,efficiency')"
-    + _ADVISE.format("changsha", "2258m2588p22558s9m"),
-    _ENGINE.format("generic"),
-    _ENGINE.format("shanghai_qhp"),
-    _ENGINE.format("caishen16"),
-    _ENGINE.format("hongzhong112"),
+    Job("changsha", _ENGINE.format("changsha")),
+    Job(
+        "kernels",
+        "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
+        "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
+        "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic'); "
+        "mjsim.ukeire('123m456p789s11223z')",
+    ),
+    Job(
+        "search",
+        "from mjsim.game.play import play_rows; "
+        "play_rows('changsha', 0, 0, 16, 'search:16,efficiency,efficiency,efficiency'); "
+        "from mjsim.game.advise import advise; advise('changsha', '2258m2588p22558s9m', rollouts=2)",
+        after="changsha",
+    ),
+    Job("shanghai_qhp", _ENGINE.format("shanghai_qhp"), after="changsha"),
+    Job("caishen16", _ENGINE.format("caishen16"), after="changsha"),
+    Job("hongzhong112", _ENGINE.format("hongzhong112"), after="changsha"),
+    Job("generic", _ENGINE.format("generic"), after="changsha"),
+    Job(
+        "tuned",
+        "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
+        "import mjsim; mjsim.shanten('123m456p789s1122z')",
+        after="changsha",
+    ),
 )
 
 
-def _warm(code: str) -> str:
+def _warm(job: Job) -> str:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", job.code], capture_output=True, text=True)
     status = "ok" if out.returncode == 0 else f"failed: {out.stderr.strip()[-300:]}"
-    return f"{time.perf_counter() - start:6.1f} s  {status}  {code[:70]}"
+    return f"{time.perf_counter() - start:6.1f} s  {status}  {job.name}"
+
+
+def warm_up(jobs: tuple[Job, ...], workers: int, run=_warm) -> list[str]:
+    """Each job of ``jobs`` run by ``run`` on one of ``workers`` threads, a thread taking the
+    first job whose ``after`` is done; the lines ``run`` returns, in the jobs' order.
+
+    >>> order = []
+    >>> jobs = (Job("a", ""), Job("b", "", after="a"), Job("c", ""))
+    >>> warm_up(jobs, 1, run=lambda job: order.append(job.name) or job.name)
+    ['a', 'b', 'c']
+    >>> order
+    ['a', 'b', 'c']
+    """
+    done: set[str] = set()
+    waiting = list(jobs)
+    lines: dict[str, str] = {}
+    ready = threading.Condition()
+
+    def take() -> Job | None:
+        with ready:
+            while waiting:
+                job = next((j for j in waiting if j.after is None or j.after in done), None)
+                if job is not None:
+                    waiting.remove(job)
+                    return job
+                ready.wait()
+            return None
+
+    def worker() -> None:
+        while (job := take()) is not None:
+            line = run(job)
+            with ready:
+                lines[job.name] = line
+                done.add(job.name)
+                ready.notify_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [lines[job.name] for job in jobs]
 
 
 def pytest_sessionstart(session) -> None:
     if hasattr(session.config, "workerinput") or os.environ.get("MJSIM_NO_WARM"):
         return  # an xdist worker (the controller warmed the cache), or asked not to
     start = time.perf_counter()
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        lines = list(pool.map(_warm, JOBS))
+    lines = warm_up(JOBS, os.cpu_count() or 1)
     print(f"\nnumba cache warmed in {time.perf_counter() - start:.0f} s:", *lines, sep="\n  ")
 
 

@@ -51,7 +51,7 @@ from mjsim.tables.suits import N_PAIR, load_tables, suit_index
 from mjsim.tiles import Hand, Meld, kind, name
 
 FULL = os.environ.get("MJSIM_FULL", "") not in ("", "0")
-N_RULESET = 20_000 if FULL else 2_400
+N_RULESET = 20_000 if FULL else 1_200
 N_FORM = 3_000 if FULL else 300
 N_VARIANT = 3_000 if FULL else 300
 N_MAHJONG = 100_000  # about 5 s with the mahjong package, so the default run keeps all

@@ -1,9 +1,9 @@
 """Self-play training (mjsim.sim.train, ``mjsim train``): deterministic per seed, resumed
 runs equal to runs never stopped, the player file it writes, bad input refused.
 
-Tiny budgets (64 hands a seating, 4 candidates a generation) on Changsha, whose tuned
-engine the test session's warm-up compiles; the Dask run equals the local one in
-tests/test_cluster.py.
+Tiny budgets (64 hands a seating, 4 candidates a generation, 64 hands a seating to test a
+promotion) on Changsha, whose tuned engine the test session's warm-up compiles; the Dask
+run equals the local one in tests/test_cluster.py.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from mjsim.game.tuned import EFFICIENCY, PARAMS
 from mjsim.rules import load_rules
 from mjsim.sim import train as T
 
-SMALL = {"hands": 64, "population": 4, "final_hands": 64}
+SMALL = {"hands": 64, "population": 4, "final_hands": 64, "promote_hands": 64}
 
 
 def run(tmp_path, name, **kw):

@@ -94,6 +94,7 @@ class Settings:
     minutes: float | None
     hands: int = HANDS
     population: int = POPULATION
+    promote_hands: int = PROMOTE_HANDS
 
 
 def seat_payments(
@@ -227,22 +228,27 @@ def train(
     hands: int | None = None,
     population: int | None = None,
     final_hands: int | None = None,
+    promote_hands: int | None = None,
     progress: Callable[[State, dict], None] | None = None,
     command: str | None = None,
 ) -> dict[str, Any]:
     """Train a tuned player for ``rules`` and write its file ``out`` (with the checkpoint
     ``out.train`` beside it while it runs); return the file's document. ``hands`` (a
-    seating's, per generation), ``population`` and ``final_hands`` default to
-    :data:`HANDS`, :data:`POPULATION` and :data:`FINAL_HANDS`."""
+    seating's, per generation), ``population``, ``final_hands`` and ``promote_hands`` (a
+    seating's, in each test for promotion) default to :data:`HANDS`, :data:`POPULATION`,
+    :data:`FINAL_HANDS` and :data:`PROMOTE_HANDS`."""
     rules = load_rules(rules)
     hands = hands or HANDS
     population = population or POPULATION
     final_hands = final_hands or FINAL_HANDS
+    promote_hands = promote_hands or PROMOTE_HANDS
     if budget is None and minutes is None:
         raise ValueError("give a budget of hands (--budget) or of minutes (--minutes)")
     if (budget is not None and budget <= 0) or (minutes is not None and minutes <= 0):
         raise ValueError("the budget must be positive")
-    settings = Settings(rules.id, rules.options_hash, seed, budget, minutes, hands, population)
+    settings = Settings(
+        rules.id, rules.options_hash, seed, budget, minutes, hands, population, promote_hands
+    )
     check = Path(f"{out}.train")
     state = _resume(check, settings) if resume else None
     if state is None:
@@ -274,9 +280,9 @@ def train(
             players = list(tested.values())
             apart = not np.array_equal(incumbent, efficiency)
             test = paired_gains(
-                rules, players + [efficiency] * apart, incumbent, pseed, PROMOTE_HANDS, scheduler
+                rules, players + [efficiency] * apart, incumbent, pseed, promote_hands, scheduler
             )
-            played += (len(players) + apart) * 4 * PROMOTE_HANDS
+            played += (len(players) + apart) * 4 * promote_hands
             row["test"], chosen = {}, None
             for i, name in enumerate(tested):
                 vs_incumbent = interval(test[i])
