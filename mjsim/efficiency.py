@@ -20,6 +20,7 @@ import numpy as np
 from .evaluate import (
     HandError,
     as_hand,
+    beside_lone_wild,
     check_batch,
     check_size,
     compile_rules,
@@ -110,15 +111,23 @@ def waits(
     wild: Any = None,
     void: Any = None,
 ) -> list[Wait]:
-    """The winning kinds of a ready 13-tile hand (16 in ``caishen16``), with live counts.
+    """The winning kinds of a ready 13-tile hand (16 in ``caishen16``), with live counts:
+    beside a lone 财神 every kind it holds fewer than four of (财神牛 / 财神单吊).
 
     An empty list means the hand is not ready.
+
+    >>> len(waits("[888m][123p][456p][789s][111z]7z", rules="caishen16", wild="7z"))
+    34
     """
     rules = load_rules(rules)
     hand = as_hand(hand, rules)
     check_size(hand, rules, (rules.hand_size,))
-    mask = W.waits_many(*_kernel_args(hand, rules, form, wild, void))[0]
-    return _live(_owned(hand), _visible(visible), np.flatnonzero(mask))
+    owned = _owned(hand)
+    if form in (None, "standard") and beside_lone_wild(hand.counts, hand, rules, wild):
+        mask = compile_rules(rules).kind_mask & (owned < 4)
+    else:
+        mask = W.waits_many(*_kernel_args(hand, rules, form, wild, void))[0]
+    return _live(owned, _visible(visible), np.flatnonzero(mask))
 
 
 def ukeire(

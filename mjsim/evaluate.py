@@ -270,11 +270,42 @@ def is_win(
     wild: WildSpec = None,
     void: int | str | None = None,
 ) -> bool:
-    """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape."""
+    """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape; in
+    ``caishen16`` a lone 财神 beside complete melds pairs with any tile, a fifth copy's
+    kind included (财神牛 / 财神单吊, RULES.md §3.4).
+
+    >>> is_win("[888m][123p][456p][789s][111z]7z8m", rules="caishen16", wild="7z")
+    True
+    """
     rules = load_rules(rules)
     hand = as_hand(hand, rules)
     check_size(hand, rules, (rules.hand_size + 1,))
-    return _cost(hand, rules, form, wild, void) == 0
+    if _cost(hand, rules, form, wild, void) == 0:
+        return True
+    counts = np.asarray(hand.counts, dtype=np.uint8)
+    return form in (None, "standard") and any(
+        beside_lone_wild(counts - _one(t), hand, rules, wild) for t in np.flatnonzero(counts)
+    )
+
+
+def _one(kind: int) -> np.ndarray:
+    one = np.zeros(N_KINDS, dtype=np.uint8)
+    one[kind] = 1
+    return one
+
+
+def beside_lone_wild(counts: np.ndarray, hand: Hand, rules: RuleSet, wild: WildSpec) -> bool:
+    """Whether ``counts`` (the concealed tiles of ``hand``, less one where it is complete)
+    less one wild tile are the melds the hand lacks, complete: the lone wild tile then
+    pairs with any tile where the rule set's ``lone_wild`` says so (财神牛 / 财神单吊)."""
+    mask = wild_mask(wild)
+    held = np.flatnonzero(mask & (counts > 0))
+    if not rules.lone_wild or not held.size:
+        return False
+    comp = compile_rules(rules)
+    rest = counts - _one(int(held[0]))
+    need = np.int64(rules.melds - len(hand.melds))
+    return int(K.melds_cost(rest, mask, comp.honour_mask, comp.tables, need)) == 0
 
 
 def shanten_batch(

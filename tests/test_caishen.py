@@ -14,10 +14,12 @@ import numpy as np
 import pytest
 from scripted import build_wall, kinds
 
+from mjsim import is_win, list_rules, waits
 from mjsim.game import record as R
 from mjsim.game.bots import SHED_SINGLE, choose_discard, forced_discard
 from mjsim.game.config import game_config
 from mjsim.game.decisions import ron_claims
+from mjsim.game.evaluation import n_waits
 from mjsim.game.play import play_frame, play_wall, replay
 from mjsim.game.scoring import caishen as CA
 from mjsim.game.state import P_DEALER, P_LAST, P_TURNS, ST_READY, add_meld, new_scratch, new_state
@@ -241,6 +243,48 @@ def test_tier_mult_is_checked():
 def test_paoma_states(hand, melds, expected):
     g, S, _ = _state(CS, {0: hand}, [(0, f, m) for f, m in melds])
     assert CA.paoma_state(g, S, 0, S.concealed[0]) == expected
+
+
+#: a 财神牛 whose third meld is a melded pung of 8s, and a 财神单吊 whose pung is 1s: the
+#: self-drawn 8s (1s) is then the kind's fourth copy in sight, and the lone 财神 beside it
+#: would stand for a fifth
+NIU_PUNG_MELDS = (("1m", C), ("4p", C), ("8s", P))
+
+
+@pytest.mark.parametrize(
+    "concealed, melds, like, tile",
+    [
+        ("111z234m7z8s", NIU_PUNG_MELDS, ("111z234m7z5p", NIU_MELDS, "5p"), "8s"),
+        ("7z1s", DANDIAO_MELDS, ("7z9p", DANDIAO_MELDS, "9p"), "1s"),
+    ],
+    ids=["caishen_niu", "caishen_dandiao"],
+)
+def test_lone_caishen_wins_on_a_fourth_copy(concealed, melds, like, tile):
+    """§3.4: in the 财神牛 and 财神单吊 states any self-drawn tile completes the hand (不管摸什么),
+    the fourth copy of a melded pung's kind too — valued as the same state won on another
+    tile; never on a discard (跑马)."""
+    won = _value(concealed, melds, kind="zimo", tile=tile)
+    assert won[0] and won == _value(like[0], like[1], kind="zimo", tile=like[2])
+    assert "caishen_niu" in won[3] and "paoma" in won[3]
+    assert _value(concealed, melds, kind="dianpao", tile=tile)[0] is False
+    g, S, W = _state(CS, {0: concealed.replace(tile, "", 1)}, [(0, f, m) for f, m in melds])
+    counts = S.concealed[0]
+    assert CA.paoma_state(g, S, 0, counts) == CA.PS_NIU
+    # every kind it may draw is a wait, the fourth copy's among them
+    assert n_waits(g, S, W, 0, counts, False, np.int64(34)) == 34
+    assert W.waits[_k(tile)]
+
+
+def test_lone_caishen_in_the_public_api():
+    """is_win and waits read 财神牛 / 财神单吊 as the engine does; a fifth copy through a
+    wild tile stays no win elsewhere, and the rule is caishen16's alone."""
+    niu = "[123m][456p][888s]111z234m7z"
+    assert is_win(niu + "8s", rules=CS, wild="7z")
+    assert not is_win(niu + "8s", rules=CS)  # no wild tile: 7z is itself
+    assert _k("8s") in {w.kind for w in waits(niu, rules=CS, wild="7z")}
+    assert len(waits(niu, rules=CS, wild="7z")) == 34
+    assert is_win("[123m][456m][789p][111s][234s]7z1s", rules=CS, wild="7z")
+    assert [r.id for r in list_rules() if r.lone_wild] == [CS]
 
 
 def test_claim_ranking_largest_hand_wins():

@@ -262,6 +262,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         far_waits=far_waits(families),
         hand_size=rules.hand_size,
         melds=rules.melds,
+        lone_wild=int(rules.lone_wild),
         n_scoring=len(comp.families),
         col_model=R.N_COMMON,
         col_pay=R.N_COMMON + len(scoring.COLUMNS),

@@ -19,7 +19,7 @@ from numba.core.typing.templates import Signature
 from ..kernels.arrayref import arrays_at
 from ..kernels.callref import address_of, caller
 from ..kernels.jit import njit_borrowed, njit_inline
-from ..kernels.shanten import hand_cost_inline
+from ..kernels.shanten import hand_cost_inline, melds_cost
 from ..tables.suits import INF
 from . import values as V
 from .state import (
@@ -270,15 +270,43 @@ def _near(counts, t):
 
 
 @njit_borrowed
+def lone_wild(G, S, s, counts):
+    """Whether seat ``s``'s ``counts`` less one of its wild tiles are the melds its hand
+    lacks, complete (the wild tiles left still wild): the lone wild tile then pairs with any
+    tile (财神牛 / 财神单吊, RULES.md §3.4), where the rule set's ``lone_wild`` says so.
+    ``counts`` is left as it was given."""
+    if not G.cfg[V.LONE_WILD]:
+        return False
+    for k in range(34):
+        if S.wild[s, k] and counts[k] > 0:
+            counts[k] -= 1
+            done = (
+                melds_cost(
+                    counts,
+                    wild_mask(S, s),
+                    G.honour_mask,
+                    arrays_at(G.tables),
+                    G.cfg[V.MELDS] - S.n_melds[s],
+                )
+                == 0
+            )
+            counts[k] += 1
+            return done
+    return False
+
+
+@njit_borrowed
 def n_waits(G, S, W, s, counts, aux, most):
     """The kinds (counted up to ``most``) on which seat ``s``'s 13 tiles ``counts`` (its
-    melds as they stand) win, among those it may add, marked in ``W.waits``; with ``aux``
+    melds as they stand) win, among those it may add (all of them beside a lone wild tile,
+    :func:`lone_wild`), marked in ``W.waits``; with ``aux``
     the rule set's auxiliary families count too (假将 shapes). Only kinds that could win are
     tried: any where it holds a wild tile, else its wild kinds, the rule set's
     ``far_waits`` and the kinds held or near one held."""
     n = 0
     W.waits[:] = False
     free = wild_held(S, s, counts) > 0
+    anything = lone_wild(G, S, s, counts)  # 财神牛 / 财神单吊: every tile it may add wins
     for t in range(34):
         if (
             G.kind_mask[t]
@@ -286,7 +314,7 @@ def n_waits(G, S, W, s, counts, aux, most):
             and (free or S.wild[s, t] or ((G.cfg[V.FAR_WAITS] >> t) & 1) != 0 or _near(counts, t))
         ):
             counts[t] += 1
-            done = (
+            done = anything or (
                 evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) == 0
                 if aux
                 else cost(G, S, W, s, counts) == 0

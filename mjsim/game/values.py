@@ -71,6 +71,9 @@ ENGINE: dict[str, tuple] = {
     "wild_melds": (bool, True),
     # this many wild tiles held win by self-draw whatever the shape (三财神; 0: never)
     "wild_win": (int, 0),
+    # filled from the rule set's core: a lone wild tile beside complete melds wins with any
+    # self-drawn tile, even as a fifth copy (财神牛 / 财神单吊)
+    "lone_wild": (bool, False),
     # a wild kind's tile won on from another player (a discard, a robbed kong): wild for
     # the winner too, or only its natural kind (§3.2: a discarded 财神 is the tile K), or
     # no win on it at all (§4.6: 别人打出的宝牌，不可以胡)
@@ -154,6 +157,7 @@ DERIVED = frozenset(
     {
         "hand_size",
         "melds",
+        "lone_wild",
         "reserve",
         "indicator",
         "indicator_slot",
@@ -210,6 +214,7 @@ def cfg_index(name: str) -> int:
     WILD_WRAPS,
     WILD_MELDS,
     WILD_WIN,
+    LONE_WILD,
     WILD_DISCARD,
     BONUS_WIN,
     BONUS_GANGKAI,

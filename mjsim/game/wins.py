@@ -16,7 +16,7 @@ from . import bots as B
 from . import record as R
 from . import scoring as SC
 from . import values as V
-from .evaluation import cost, evaluate, n_waits, waits_on
+from .evaluation import cost, evaluate, lone_wild, n_waits, waits_on
 from .shape import wait_shape
 from .state import (
     DRAW_FOURTH,
@@ -94,10 +94,23 @@ def _wild_win(G, S, s, counts, win_kind):
 
 
 @njit_borrowed
+def _lone_wild_win(G, S, s, counts, win_kind, tile):
+    """Whether ``tile`` self-drawn completes seat ``s``'s ``counts`` (the tile in them) as a
+    lone wild tile's pair (:func:`mjsim.game.evaluation.lone_wild`: any tile, even where
+    the wild tile would stand for a fifth copy)."""
+    if tile < 0 or not R.self_drawn(win_kind) or not G.cfg[V.LONE_WILD]:
+        return False
+    counts[tile] -= 1
+    done = lone_wild(G, S, s, counts)
+    counts[tile] += 1
+    return done
+
+
+@njit_borrowed
 def win_test(G, S, W, s, win_kind, tile):
     """``(legal, units, bits)`` of seat ``s``'s concealed tiles as they stand (14), won on
-    ``tile``: a complete hand, or one with ``wild_win`` wild tiles self-drawn, as the
-    scoring model values it."""
+    ``tile``: a complete hand, one with ``wild_win`` wild tiles self-drawn, or a lone wild
+    tile's pair self-drawn (``lone_wild``), as the scoring model values it."""
     counts = S.concealed[s]
     if (
         G.cfg[V.DECLARE] == V.DECLARE_REQUIRED
@@ -107,8 +120,10 @@ def win_test(G, S, W, s, win_kind, tile):
         return False, 0, 0
     if S.status[s, ST_PUSH] > PUSH_NONE and tile != S.status[s, ST_PUSH] - PUSH_NONE - 1:
         return False, 0, 0  # 推出: only the pair set aside wins
-    if evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0 and not _wild_win(
-        G, S, s, counts, win_kind
+    if (
+        evaluate(G, S, W, s, counts, G.families, G.families.shape[0]) != 0
+        and not _wild_win(G, S, s, counts, win_kind)
+        and not _lone_wild_win(G, S, s, counts, win_kind, tile)
     ):
         return False, 0, 0
     return SC.win_value(G, W, counts, S, s, win_kind, tile)

@@ -362,6 +362,9 @@ class RuleSet:
     families: tuple[Family, ...] = field(init=False)
     #: Wildcard scheme: "none", "caishen", "baida" or "bao".
     wild: str = field(init=False)
+    #: A lone wild tile beside complete melds pairs with any tile, even as a fifth copy
+    #: (财神牛 / 财神单吊, RULES.md §3.4); elsewhere a wild tile never stands for a fifth copy.
+    lone_wild: bool = field(init=False)
     #: Honour kinds set aside as bonus tiles (the dragons in some Shanghai games).
     bonus_kinds: tuple[int, ...] = field(init=False)
 
@@ -414,7 +417,7 @@ class RuleSet:
         self, options: Mapping[str, Any], schema: Mapping[str, Option], where: str
     ) -> None:
         spec = self.core_spec
-        extra = set(spec) - {"melds", "wild", "families"}
+        extra = set(spec) - {"melds", "wild", "lone_wild", "families"}
         if extra:
             raise RulesError(f"{where}: unknown [core] keys {sorted(extra)}")
         melds = self._value(spec.get("melds", 4), options, where)
@@ -435,7 +438,11 @@ class RuleSet:
         if not families:
             raise RulesError(f"{where}: no winning family is active with these options")
         object.__setattr__(self, "melds", melds)
+        lone_wild = self._value(spec.get("lone_wild", False), options, where)
+        if not isinstance(lone_wild, bool) or (lone_wild and wild == "none"):
+            raise RulesError(f"{where}: lone_wild must be true or false, and true needs a wild")
         object.__setattr__(self, "wild", wild)
+        object.__setattr__(self, "lone_wild", lone_wild)
         object.__setattr__(self, "families", tuple(families))
 
     @property
@@ -497,6 +504,7 @@ class RuleSet:
             "hand_size": self.hand_size,
             "melds": self.melds,
             "wild": self.wild,
+            "lone_wild": self.lone_wild,
             "kinds": list(self.kinds),
             "bonus_kinds": list(self.bonus_kinds),
             "families": [asdict(family) for family in self.families],

@@ -26,12 +26,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ...kernels import shanten as K
-from ...kernels.arrayref import arrays_at
 from ...kernels.jit import njit_borrowed
-from ...kernels.shanten import MELD_CKONG, MELD_KONG, melds_cost
+from ...kernels.shanten import MELD_CKONG, MELD_KONG
 from .. import record as R
 from .. import values as V
-from ..evaluation import kernel_cost
+from ..evaluation import kernel_cost, lone_wild
 from ..state import (
     M_TYPE,
     P_DEALER,
@@ -40,7 +39,6 @@ from ..state import (
     dealer_first_turn,
     exposed_melds,
     wild_held,
-    wild_mask,
 )
 
 # fmt: off
@@ -258,7 +256,7 @@ def _has_role(G, role):
 def paoma_state(G, S, s, counts):
     """The 跑马 state (:data:`PAOMA`) of seat ``s``'s hand ``counts`` between turns (16 tiles
     less its melds): 三财神 (``wild_win`` wild tiles), 八对 (eight pairs, a 财神 filling any
-    single), 财神牛 / 财神单吊 (the hand less one 财神 is its missing melds)."""
+    single), 财神牛 / 财神单吊 (the hand less one 财神 is its missing melds: ``lone_wild``)."""
     w = wild_held(S, s, counts)
     if G.cfg[V.WILD_WIN] > 0 and w >= G.cfg[V.WILD_WIN]:
         return PS_SANCAI
@@ -269,22 +267,7 @@ def paoma_state(G, S, s, counts):
                 singles += counts[k] % 2
         if singles <= w:
             return PS_BADUI
-    for k in range(34):
-        if S.wild[s, k] and counts[k] > 0:
-            counts[k] -= 1
-            done = (
-                melds_cost(
-                    counts,
-                    wild_mask(S, s),
-                    G.honour_mask,
-                    arrays_at(G.tables),
-                    G.cfg[V.MELDS] - S.n_melds[s],
-                )
-                == 0
-            )
-            counts[k] += 1
-            return PS_NIU if done else PS_NONE
-    return PS_NONE
+    return PS_NIU if lone_wild(G, S, s, counts) else PS_NONE
 
 
 @njit_borrowed
@@ -380,13 +363,16 @@ def win_value(G, W, counts, S, s, win_kind, tile):
     tsumo = R.self_drawn(win_kind)
     w = wild_held(S, s, counts)
     three = G.cfg[V.WILD_WIN] > 0 and w >= G.cfg[V.WILD_WIN]
-    if not (std or pairs or (three and tsumo)):
-        return False, 0, 0
     before = PS_NONE
     if tile >= 0:
         counts[tile] -= 1
         before = paoma_state(G, S, s, counts)
         counts[tile] += 1
+    # 财神牛 / 财神单吊: the lone 财神 pairs with the drawn tile, whatever it is (不管摸什么),
+    # even where it would stand for a fifth copy, which the family reading refuses
+    std = std or (tsumo and before == PS_NIU)
+    if not (std or pairs or (three and tsumo)):
+        return False, 0, 0
     if before != PS_NONE and not tsumo:
         return False, 0, 0  # 跑马: self-draw only
     std_hard, pairs_hard = std, pairs
