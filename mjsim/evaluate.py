@@ -271,10 +271,10 @@ def is_win(
     void: int | str | None = None,
 ) -> bool:
     """Whether a complete hand (14 tiles, 17 in ``caishen16``) is a win by shape; in
-    ``caishen16`` a lone 财神 beside complete melds pairs with any tile, a fifth copy's
-    kind included (财神牛 / 财神单吊, RULES.md §3.4).
+    ``caishen16`` a lone 财神 beside complete melds pairs with the self-drawn tile marked
+    ``+``, whatever it is, a fifth copy's kind included (财神牛 / 财神单吊, RULES.md §3.4).
 
-    >>> is_win("[888m][123p][456p][789s][111z]7z8m", rules="caishen16", wild="7z")
+    >>> is_win("[888m][123p][456p][789s][111z]7z +8m", rules="caishen16", wild="7z")
     True
     """
     rules = load_rules(rules)
@@ -282,10 +282,10 @@ def is_win(
     check_size(hand, rules, (rules.hand_size + 1,))
     if _cost(hand, rules, form, wild, void) == 0:
         return True
-    counts = np.asarray(hand.counts, dtype=np.uint8)
-    return form in (None, "standard") and any(
-        beside_lone_wild(counts - _one(t), hand, rules, wild) for t in np.flatnonzero(counts)
-    )
+    if hand.win_tile is None or hand.win_by == "ron" or form not in (None, "standard"):
+        return False
+    counts = np.asarray(hand.counts, dtype=np.uint8) - _one(hand.win_tile)
+    return beside_lone_wild(counts, hand, rules, wild)
 
 
 def _one(kind: int) -> np.ndarray:

@@ -271,19 +271,24 @@ def test_lone_caishen_wins_on_a_fourth_copy(concealed, melds, like, tile):
     counts = S.concealed[0]
     assert CA.paoma_state(g, S, 0, counts) == CA.PS_NIU
     # every kind it may draw is a wait, the fourth copy's among them
-    assert n_waits(g, S, W, 0, counts, False, np.int64(34)) == 34
+    assert n_waits(g, S, W, np.int64(0), counts, np.int64(0), np.int64(34)) == 34
     assert W.waits[_k(tile)]
 
 
 def test_lone_caishen_in_the_public_api():
-    """is_win and waits read 财神牛 / 财神单吊 as the engine does; a fifth copy through a
-    wild tile stays no win elsewhere, and the rule is caishen16's alone."""
+    """is_win and waits read 财神牛 / 财神单吊 as the engine does: the self-drawn tile
+    (``+8s``) completes the hand whatever it is; without it marked, or won on a discard, a
+    wild tile standing for a fifth copy is no win (test_wild_melds.py), and the rule is
+    caishen16's alone."""
     niu = "[123m][456p][888s]111z234m7z"
-    assert is_win(niu + "8s", rules=CS, wild="7z")
-    assert not is_win(niu + "8s", rules=CS)  # no wild tile: 7z is itself
+    assert is_win(niu + " +8s", rules=CS, wild="7z")
+    assert is_win(niu + " +8s (tsumo)", rules=CS, wild="7z")
+    assert not is_win(niu + " +8s (ron)", rules=CS, wild="7z")
+    assert not is_win(niu + "8s", rules=CS, wild="7z")  # which tile came last is unknown
+    assert not is_win(niu + " +8s", rules=CS)  # no wild tile: 7z is itself
     assert _k("8s") in {w.kind for w in waits(niu, rules=CS, wild="7z")}
     assert len(waits(niu, rules=CS, wild="7z")) == 34
-    assert is_win("[123m][456m][789p][111s][234s]7z1s", rules=CS, wild="7z")
+    assert is_win("[123m][456m][789p][111s][234s]7z +1s", rules=CS, wild="7z")
     assert [r.id for r in list_rules() if r.lone_wild] == [CS]
 
 
