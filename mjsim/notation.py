@@ -72,8 +72,23 @@ _FLOWER_WORDS = {zh: 34 + i for i, zh in enumerate(FLOWER_ZH)}
 _DIGITS = "0123456789"
 
 
+def _quote(text: str, pos: int = 0, width: int = 60) -> str:
+    """``text`` quoted for a message: whole when short, else the ``width`` characters
+    around ``pos`` with its length.
+
+    >>> _quote("1m" * 500, 7)
+    "'1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m…' (1,000 characters)"
+    """
+    if len(text) <= width:
+        return repr(text)
+    start = max(0, min(pos - width // 2, len(text) - width))
+    part = ("…" if start else "") + text[start : start + width]
+    part += "…" if start + width < len(text) else ""
+    return f"{part!r} ({len(text):,} characters)"
+
+
 def _error(text: str, pos: int, token: str, why: str) -> NotationError:
-    return NotationError(f"{why}: {token!r} at position {pos} in {text!r}")
+    return NotationError(f"{why}: {_quote(token)} at position {pos} in {_quote(text, pos)}")
 
 
 class _Reader:
@@ -235,10 +250,10 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
     if win_tile is not None:
         concealed.append(win_tile)
         seen.append(win_tile)
+    _check(text, seen, concealed, melds, flowers, rules)
     counts = np.zeros(N_KINDS, dtype=np.uint8)
     for kind, _, _ in concealed:
         counts[kind] += 1
-    _check(text, seen, concealed, melds, flowers, rules)
     return Hand(
         counts=counts,
         melds=tuple(melds),
@@ -270,7 +285,7 @@ def _split_winning_tile(text: str) -> tuple[int, tuple[int, int, str] | None, st
 
 def _check(text, seen, concealed, melds, flowers, rules) -> None:
     if not concealed and not melds:
-        raise NotationError(f"empty hand: no tiles in {text!r}")
+        raise NotationError(f"empty hand: no tiles in {_quote(text)}")
     totals: dict[int, int] = {}
     for kind, pos, token in seen:
         totals[kind] = totals.get(kind, 0) + 1
@@ -292,7 +307,8 @@ def _check(text, seen, concealed, melds, flowers, rules) -> None:
     if size > max_tiles:
         hint = "" if rules is not None else " (pass rules='caishen16' for 16-tile hands)"
         raise NotationError(
-            f"too many tiles: {text!r} has {size} (kongs count as 3), at most {max_tiles}{hint}"
+            f"too many tiles: {_quote(text)} has {size} (kongs count as 3), at most "
+            f"{max_tiles}{hint}"
         )
 
 

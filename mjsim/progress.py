@@ -54,21 +54,31 @@ def compile_notice(kernel: Any, label: str, seconds: int) -> Iterator[None]:
     """Say on stderr when numba starts compiling ``kernel`` (a numba dispatcher) and what it
     calls — a signature it has no cache of: a first run, or the first of a scoring model —
     roughly how long that takes (``seconds``, measured on 2 cores by
-    ``benchmarks/bench_compile.py``), and how long it took. A call loaded from numba's
-    cache says nothing (numba's compile events tell the two apart)."""
+    ``benchmarks/bench_compile.py``), and how long it took. With ``kernel`` None, any
+    compile inside the block counts, and the time is from the first compile's start to the
+    last one's end. A call loaded from numba's cache says nothing (numba's compile events
+    tell the two apart)."""
     minutes = f"about {seconds // 60} min" if seconds >= 90 else f"about {seconds} s"
     started: list[float] = []
+    ended: list[float] = []
+    depth = [0]
 
     class Notice(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            if ev.data["dispatcher"] is kernel and not started:
+            depth[0] += 1
+            if (kernel is None or ev.data["dispatcher"] is kernel) and not started:
                 started.append(time.perf_counter())
                 note(f"compiling {label} (once, cached afterwards; {minutes} on 2 cores)…")
 
         def on_end(self, ev: event.Event) -> None:
-            if ev.data["dispatcher"] is kernel and len(started) == 1:
-                started.append(time.perf_counter())
-                note(f"compiled {label} in {started[1] - started[0]:.0f} s")
+            depth[0] -= 1
+            if kernel is None and started and depth[0] == 0:
+                ended[:] = [time.perf_counter()]
+            elif kernel is not None and ev.data["dispatcher"] is kernel and not ended:
+                ended.append(time.perf_counter())
+                note(f"compiled {label} in {ended[0] - started[0]:.0f} s")
 
     with event.install_listener("numba:compile", Notice()):
         yield
+    if kernel is None and ended:
+        note(f"compiled {label} in {ended[0] - started[0]:.0f} s")

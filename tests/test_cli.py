@@ -103,6 +103,24 @@ def test_console_script_version() -> None:
         (["play", "--nope"], "error: No such option: --nope"),
         (["shanten", "123m", "--rules", "generic", "--rules"], "error: Option '--rules' requires"),
         (["nope"], "error: No such command 'nope'"),
+        # an empty --out would write into the current folder; a file is no folder
+        *(
+            ([*verb, "--out", ""], "error: Invalid value for '--out' / '-o': needs a folder name")
+            for verb in (
+                ["deal", "-n", "10"],
+                ["play", "-n", "10"],
+                ["compare", "--variant", "x: cs_birds=2"],
+                ["waits-study"],
+                ["report"],
+            )
+        ),
+        (["compare", "--variant", "x: cs_birds=2", "--report", ""], "error: Invalid value for"),
+        (["deal", "-n", "10", "--out", __file__], "error: Invalid value for '--out' / '-o': '"),
+        # sizes past what a run can hold: one line with the largest allowed
+        *(
+            ([verb, "-n", "99999999999999999999"], "error: Invalid value for '-n': Input should be")
+            for verb in ("qishou", "play", "compare", "waits-study", "report")
+        ),
     ],
 )
 def test_console_script_usage_errors_are_one_line(monkeypatch, capsys, argv, first) -> None:
@@ -452,3 +470,11 @@ def test_rules_list_ids_at_80_columns() -> None:
     text = run("rules", "list").stdout
     for rule_set_id in RULE_SETS:
         assert rule_set_id in text
+
+
+def test_options_are_checked_whether_or_not_another_uses_them() -> None:
+    """--metric names a metric even without --precision; --turn fits a wall."""
+    message = user_error("compare", "--variant", "x: cs_birds=2", "--metric", "nope.metric")
+    assert "unknown metric 'nope.metric'" in message and "mean_score.dealer" in message
+    message = user_error("advise", "2258m2588p22558s9m", "--turn", "9999")
+    assert "turn must be 0 to 56" in message and "got 9999" in message

@@ -19,9 +19,11 @@ from ..stats.compare import (
     sweep_variants,
 )
 from .output import (
+    MAX_COUNT,
     SCHEDULER,
     console,
     emit_json,
+    folder,
     rules_from,
     user_errors,
     write_resumable,
@@ -101,7 +103,9 @@ def compare_cmd(
     sweep: str | None = typer.Option(
         None, "--sweep", help="One variant per value of an option, e.g. --sweep cs_birds=0,2,4."
     ),
-    n: int = typer.Option(20_000, "-n", min=1, help="Hands per variant (without --precision)."),
+    n: int = typer.Option(
+        20_000, "-n", min=1, max=MAX_COUNT, help="Hands per variant (without --precision)."
+    ),
     seed: int = SEED,
     bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
     search_rollouts: int | None = SEARCH_ROLLOUTS,
@@ -118,11 +122,16 @@ def compare_cmd(
     ),
     chunk: int = typer.Option(DEFAULT_CHUNK, "--chunk", min=1, help="Hands per chunk."),
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Keep every variant's records as Parquet parts here (resumable)."
+        None,
+        "--out",
+        "-o",
+        parser=folder,
+        help="Keep every variant's records as Parquet parts here (resumable).",
     ),
     report: Path | None = typer.Option(
         None,
         "--report",
+        parser=folder,
         help="Write a Markdown report with charts into this folder (e.g. reports/compare).",
     ),
     unpaired: bool = typer.Option(

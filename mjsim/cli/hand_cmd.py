@@ -8,7 +8,10 @@ from rich.table import Table
 from ..decompose import decompose
 from ..efficiency import ukeire, waits
 from ..evaluate import shanten
+from ..kernels import shanten as K
+from ..kernels import waits as W
 from ..notation import parse_hand, to_chinese, to_compact
+from ..progress import compile_notice
 from ..tiles import zh_name
 from .output import console, emit_json, rules_from, user_errors
 
@@ -23,6 +26,12 @@ VISIBLE = typer.Option(
     None, "--visible", help="Tiles seen elsewhere (discards, melds), e.g. 5s5s1z."
 )
 JSON = typer.Option(False, "--json", help="Print JSON.")
+
+
+#: first compiles of the hand verbs' kernels, cold, one at a time (2026-12-06): the
+#: shanten kernel 10 s, the waits and tile-efficiency drivers about 20 s each
+SHANTEN_SECONDS = 10
+WAITS_SECONDS = 20
 
 
 def _label(kind: int, tile: str) -> str:
@@ -46,7 +55,8 @@ def shanten_cmd(
     """Exact shanten (向听) of a 13- or 14-tile hand under a rule set."""
     rs = rules_from(rules, settings)
     parsed = parse_hand(hand, rs)
-    value = shanten(parsed, rs, form=form, wild=wild)
+    with compile_notice(K.hand_cost, "the shanten kernel", SHANTEN_SECONDS):
+        value = shanten(parsed, rs, form=form, wild=wild)
     per_form = {f.form: shanten(parsed, rs, form=f.form, wild=wild) for f in rs.families}
     if json:
         emit_json(
@@ -81,7 +91,8 @@ def waits_cmd(
     """The winning tiles (听牌) of a ready 13-tile hand, with live copies left."""
     rs = rules_from(rules, settings)
     parsed = parse_hand(hand, rs)
-    found = waits(parsed, rs, visible=visible, form=form, wild=wild)
+    with compile_notice(W.waits_many, "the waits kernel", WAITS_SECONDS):
+        found = waits(parsed, rs, visible=visible, form=form, wild=wild)
     if json:
         emit_json(
             {
@@ -118,7 +129,8 @@ def ukeire_cmd(
     """For each discard of a 14-tile hand: shanten after it and the tiles that improve it."""
     rs = rules_from(rules, settings)
     parsed = parse_hand(hand, rs)
-    options = ukeire(parsed, rs, visible=visible, form=form, wild=wild)
+    with compile_notice(W.ukeire_many, "the tile-efficiency kernel", WAITS_SECONDS):
+        options = ukeire(parsed, rs, visible=visible, form=form, wild=wild)
     if json:
         emit_json(
             {

@@ -25,6 +25,22 @@ from rich.markup import escape
 console = Console()
 err_console = Console(stderr=True)
 
+
+def folder(text: str) -> Path:
+    """An output folder option's value (``parser=`` of ``--out``): an empty name, which
+    would write into the current folder, or an existing file is refused."""
+    if not text.strip():
+        raise typer.BadParameter("needs a folder name, got an empty one")
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise typer.BadParameter(f"{text!r} is a file, not a folder")
+    return path
+
+
+#: the most hands or deals one run may ask for (``-n``): a stream's positions are 64-bit
+#: integers, and 10^15 deals would take decades here
+MAX_COUNT = 10**15
+
 SCHEDULER = typer.Option(
     None,
     "--scheduler",

@@ -18,9 +18,11 @@ from ..sim.games import DEFAULT_CHUNK, iter_games, write_games
 from ..stats.play_summary import play_summary, summary_columns
 from ..stats.proportions import rate_ci_percent, rate_percent
 from .output import (
+    MAX_COUNT,
     SCHEDULER,
     console,
     emit_json,
+    folder,
     rules_from,
     user_errors,
     write_resumable,
@@ -196,13 +198,14 @@ def played(
 def play_cmd(
     rules: str = RULES,
     settings: list[str] = SET,
-    n: int = typer.Option(10_000, "-n", min=1, help="Number of hands."),
+    n: int = typer.Option(10_000, "-n", min=1, max=MAX_COUNT, help="Number of hands."),
     seed: int = SEED,
     bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
     out: Path | None = typer.Option(
         None,
         "--out",
         "-o",
+        parser=folder,
         help="Write the records as Parquet parts here (resumable) and summarise from them.",
     ),
     chunk: int = typer.Option(

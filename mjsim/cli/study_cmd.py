@@ -12,10 +12,12 @@ from ..sim.deals import DEFAULT_CHUNK, has_qishou, write_deals
 from ..sim.executor import cluster
 from ..stats.qishou_freq import qishou_study
 from .output import (
+    MAX_COUNT,
     SCHEDULER,
     console,
     emit_json,
     fail,
+    folder,
     rules_from,
     user_errors,
     write_resumable,
@@ -39,8 +41,10 @@ def _fmt_p(p: float | None) -> str:
 
 
 def deal_cmd(
-    n: int = typer.Option(..., "-n", min=1, help="Number of deals."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output folder for Parquet parts."),
+    n: int = typer.Option(..., "-n", min=1, max=MAX_COUNT, help="Number of deals."),
+    out: Path = typer.Option(
+        ..., "--out", "-o", parser=folder, help="Output folder for Parquet parts."
+    ),
     rules: str = RULES,
     settings: list[str] = SET,
     seed: int = SEED,
@@ -82,7 +86,7 @@ def deal_cmd(
 def qishou_cmd(
     rules: str = RULES,
     settings: list[str] = SET,
-    n: int = typer.Option(200_000, "-n", min=2, help="Number of deals."),
+    n: int = typer.Option(200_000, "-n", min=2, max=MAX_COUNT, help="Number of deals."),
     seed: int = SEED,
     quiet: bool = QUIET,
     json: bool = JSON,
@@ -156,9 +160,9 @@ def exact_cmd(rules: str = RULES, settings: list[str] = SET, json: bool = JSON) 
 def report_cmd(
     rules: str = RULES,
     settings: list[str] = SET,
-    n: int = typer.Option(1_000_000, "-n", min=1000, help="Number of deals."),
+    n: int = typer.Option(1_000_000, "-n", min=1000, max=MAX_COUNT, help="Number of deals."),
     seed: int = SEED,
-    out: Path = typer.Option(Path("reports"), "--out", "-o", help="Reports folder."),
+    out: Path = typer.Option("reports", "--out", "-o", parser=folder, help="Reports folder."),
     hands: int = typer.Option(
         20_000, "--hands", min=0, help="Hands played for the expected scores (0: skip)."
     ),

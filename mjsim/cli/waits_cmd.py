@@ -12,7 +12,7 @@ from rich.table import Table
 from ..game.play import parse_bots
 from ..sim.games import DEFAULT_CHUNK
 from ..stats.waits_study import READ, deal_waits, ready_seats, waits_study, win_by_live_and_shape
-from .output import SCHEDULER, console, emit_json, rules_from, user_errors
+from .output import MAX_COUNT, SCHEDULER, console, emit_json, folder, rules_from, user_errors
 from .play_cmd import BOTS_HELP, played
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
@@ -141,7 +141,7 @@ def print_deal(d: dict[str, Any]) -> None:
 def waits_cmd(
     rules: str = RULES,
     settings: list[str] = SET,
-    n: int = typer.Option(20_000, "-n", min=1, help="Number of hands played."),
+    n: int = typer.Option(20_000, "-n", min=1, max=MAX_COUNT, help="Number of hands played."),
     seed: int = SEED,
     bots: str = typer.Option("efficiency", "--bots", "-b", help=BOTS_HELP),
     deals: int = typer.Option(
@@ -156,6 +156,7 @@ def waits_cmd(
         None,
         "--out",
         "-o",
+        parser=folder,
         help="Write the records as Parquet parts here (resumable) and study them.",
     ),
     chunk: int = typer.Option(

@@ -29,6 +29,7 @@ import numpy as np
 from ..efficiency import ukeire
 from ..kernels.shanten import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from ..notation import parse_hand, parse_tiles
+from ..progress import compile_notice
 from ..rules import RuleSet, load_rules
 from ..tiles import Hand, Meld, name
 from . import record as R
@@ -56,6 +57,10 @@ from .state import (
 )
 from .wall import deal
 from .wins import assess
+
+#: a first advice's compile with nothing cached (the engine's decisions and the search bot
+#: of a model, about a minute each on 2 cores: benchmarks/bench_compile.py)
+COMPILE_SECONDS = 120
 
 #: a z-score of a 95% interval
 Z95 = 1.959963984540054
@@ -93,8 +98,12 @@ def _check(
     for what, value in (("seat", seat), ("dealer", dealer)):
         if not 0 <= value <= 3:
             raise ValueError(f"{what} must be 0-3, got {value}")
-    if turn is not None and turn < 0:
-        raise ValueError(f"turn must be 0 or more, got {turn}")
+    most = rules.tile_set - 4 * rules.hand_size  # the discards a whole wall allows
+    if turn is not None and not 0 <= turn <= most:
+        raise ValueError(
+            f"turn must be 0 to {most} (the discards {rules.id}'s {rules.tile_set} tiles "
+            f"allow), got {turn}"
+        )
     if not 2 <= rollouts <= MAX_ROLLOUTS:
         raise ValueError(f"rollouts must be 2 to {MAX_ROLLOUTS:,}, got {rollouts}")
 
@@ -208,6 +217,25 @@ def advise(
     rs = load_rules(rules)
     parsed = parse_hand(hand, rs)
     _check(rs, parsed, seat, dealer, turn, rollouts, claim is not None)
+    label = f"the engine and the search bot ({game_config(rs).model} model)"
+    with compile_notice(None, label, COMPILE_SECONDS):
+        return _advise(rs, parsed, hand, seen, turn, seat, dealer, rollouts, seed, claim, discarder)
+
+
+def _advise(
+    rs: RuleSet,
+    parsed: Hand,
+    hand: str,
+    seen: str,
+    turn: int | None,
+    seat: int,
+    dealer: int,
+    rollouts: int,
+    seed: int,
+    claim: str | None,
+    discarder: int | None,
+) -> dict[str, Any]:
+    """:func:`advise` of a checked position."""
     seen_counts = parse_tiles(seen)[:34].astype(np.int64) if seen else np.zeros(34, np.int64)
     if claim is not None:
         return _advise_claim(

@@ -15,7 +15,6 @@ does not rank them.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -227,12 +226,11 @@ def receipts_chart(rows: list[dict[str, Any]], path: Path) -> Path:
 
 def overview_markdown(rows: list[dict[str, Any]], seed: int, hands: int, n: int) -> str:
     """The overview page: the table, the rule sets in plain words, links to the reports."""
-    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# The atlas: every rule set side by side",
         "",
         f"Each row is the rule set's own report (linked), seed {seed}: {n:,} simulated deals,",
-        f"{hands:,} hands played by four efficiency bots; {when}. An estimate is shown with",
+        f"{hands:,} hands played by four efficiency bots. An estimate is shown with",
         "its 95% interval; exact values come from enumerating every dealt hand (`mjsim exact`):",
         "complete at the deal is the dealer's tiles, ready at the deal a non-dealer's. The",
         "dealer's edge and a win's receipt are in each rule set's own units (its scoring",

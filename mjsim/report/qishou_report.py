@@ -6,7 +6,6 @@ and ``summary.json`` (every file atomically), and returns the summary.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import time
@@ -248,6 +247,18 @@ def report_folder(rules: RuleSet, out: Path, hands: int) -> Path:
     return folder
 
 
+def portable(summary: dict[str, Any]) -> dict[str, Any]:
+    """``summary`` without its timings (``seconds``, its own and its played hands').
+
+    >>> portable({"seed": 0, "seconds": 3.1, "play": {"seconds": 1.0, "n_hands": 8}})
+    {'seed': 0, 'play': {'n_hands': 8}}
+    """
+    out = {k: v for k, v in summary.items() if k != "seconds"}
+    if isinstance(out.get("play"), dict):
+        out["play"] = {k: v for k, v in out["play"].items() if k != "seconds"}
+    return out
+
+
 def write_report(
     folder: Path,
     summary: dict[str, Any],
@@ -256,8 +267,10 @@ def write_report(
     echo_rest: Callable[[], None],
 ) -> dict[str, Any]:
     """Write ``summary.json`` and ``report.md`` (atomically); with ``echo``, show the played
-    hands' summary (if any), then call ``echo_rest``. Returns ``summary``."""
-    write_text(folder / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False))
+    hands' summary (if any), then call ``echo_rest``. Returns ``summary``. The file leaves
+    out the run's timings (``seconds``, the machine's, not the run's): rerun on an unchanged
+    tree, a report rewrites the same bytes."""
+    write_text(folder / "summary.json", json.dumps(portable(summary), indent=2, ensure_ascii=False))
     write_text(folder / "report.md", markdown)
     if echo is not None:
         if summary.get("play") is not None:
@@ -342,14 +355,12 @@ def _markdown(rules: RuleSet, s: dict[str, Any]) -> str:
 
 def provenance(rules: RuleSet, s: dict[str, Any]) -> str:
     """The line under a report's title: the rule set and its changed options, the run (deals,
-    seed, mjsim version) and when it was written."""
-    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    seed, mjsim version). No date and no timing: the same run writes the same report."""
     changed = ", ".join(f"{k}={v}" for k, v in rules.overrides.items())
     return (
         f"Rule set `{rules.id}`, options hash `{rules.options_hash}`"
         + (f" (changed: {changed})" if rules.overrides else " (defaults)")
-        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}; "
-        f"{when}."
+        + f"; {s['n_deals']:,} simulated deals, seed {s['seed']}; mjsim {s['mjsim']}."
     )
 
 

@@ -348,15 +348,17 @@ def run_compare(
     span = _game_span(everyone)
     chunk = -(-chunk // span) * span
     study = Study(everyone, tuple(bots), seed, span)
-    keys = [m.key for m in study.metrics + HM.quantile_metrics()]
+    # the metrics --precision may aim at (the largest loss, an extreme value, has no
+    # half-width to aim at); checked whether or not it is given
+    keys = [m.key for m in study.metrics + HM.quantile_metrics() if m.key != "payment.largest_loss"]
+    if metric not in keys:
+        raise ValueError(
+            f"unknown metric {metric!r} for --metric (what --precision aims at); metrics: "
+            f"{', '.join(keys)}"
+        )
     if precision is not None:
         if not precision > 0:
             raise ValueError(f"--precision must be a positive half-width, got {precision}")
-        if metric not in keys or metric == "payment.largest_loss":
-            keys.remove("payment.largest_loss")  # an extreme value: no half-width to aim at
-            raise ValueError(
-                f"unknown metric {metric!r} for --precision; metrics: {', '.join(keys)}"
-            )
         total = max_hands
     else:
         total = n

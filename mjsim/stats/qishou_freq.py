@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,29 +34,65 @@ from .proportions import Z95, odds_text, proportion, wilson
 SEATS = ("dealer", "non_dealer", "any_player")
 
 
-def _clustered(per_deal: np.ndarray) -> dict[str, Any]:
-    """Frequency over the non-dealer seat-hands, per-deal clustered standard error."""
-    n = per_deal.size
-    p = float(per_deal.mean())
-    se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    n_eff = p * (1 - p) / se**2 if se > 0 else 3 * n
-    lo, hi = wilson(p * n_eff, n_eff) if n_eff > 0 else (0.0, 1.0)
-    return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p), "n": 3 * n}
+@dataclass
+class SeatTally:
+    """Running sums of one pattern's hits over deals (seat 0 the dealer): what the three
+    seat classes' estimates need, in memory that does not grow with the deals.
+
+    >>> t = SeatTally()
+    >>> t.add(np.array([[True, False, True, True], [False, False, False, False]]))
+    >>> t.deals, t.dealer, t.others, t.others_sq, t.anyone
+    (2, 1, 2, 4, 1)
+    """
+
+    deals: int = 0
+    dealer: int = 0  # deals whose dealer hit
+    others: int = 0  # non-dealer seat-hands that hit
+    others_sq: int = 0  # the sum over deals of the square of their non-dealer hits
+    anyone: int = 0  # deals where some seat hit
+
+    def add(self, hits: np.ndarray) -> None:
+        """Count ``hits`` (bool[deals, 4])."""
+        k = hits[:, 1:].sum(axis=1, dtype=np.int64)
+        self.deals += hits.shape[0]
+        self.dealer += int(hits[:, 0].sum())
+        self.others += int(k.sum())
+        self.others_sq += int((k * k).sum())
+        self.anyone += int(hits.any(axis=1).sum())
+
+    def classes(self) -> dict[str, dict[str, Any]]:
+        """The three seat classes' estimates (see the module doc)."""
+        return {
+            "dealer": _binomial(self.dealer, self.deals),
+            "non_dealer": self._clustered(),
+            "any_player": _binomial(self.anyone, self.deals),
+        }
+
+    def _clustered(self) -> dict[str, Any]:
+        """Frequency over the non-dealer seat-hands, per-deal clustered standard error."""
+        n = self.deals
+        p = self.others / (3 * n)
+        if n > 1:  # the per-deal shares k/3: their sample variance, from the two sums
+            var = max(self.others_sq / 9 - n * p * p, 0.0) / (n - 1)
+            se = math.sqrt(var / n)
+        else:
+            se = float("nan")
+        n_eff = p * (1 - p) / se**2 if se > 0 else 3 * n
+        lo, hi = wilson(p * n_eff, n_eff) if n_eff > 0 else (0.0, 1.0)
+        return {"p": p, "se": se, "ci": [lo, hi], "odds": odds_text(p), "n": 3 * n}
 
 
-def binomial(hits: np.ndarray) -> dict[str, Any]:
-    """Frequency of independent boolean trials: ``p``, ``se``, Wilson ``ci``, ``odds``, ``n``."""
-    e = proportion(int(hits.sum()), hits.size)
+def _binomial(k: int, n: int) -> dict[str, Any]:
+    """Frequency of ``k`` in ``n`` independent trials: ``p``, ``se``, Wilson ``ci``, ``odds``."""
+    e = proportion(k, n)
     return {"p": e.p, "se": e.se, "ci": list(e.ci), "odds": e.odds, "n": e.n}
 
 
 def seat_classes(hits: np.ndarray) -> dict[str, dict[str, Any]]:
     """hits: bool[n_deals, 4] (seat 0 the dealer) → the three seat classes."""
-    return {
-        "dealer": binomial(hits[:, 0]),
-        "non_dealer": _clustered(hits[:, 1:].mean(axis=1)),
-        "any_player": binomial(hits.any(axis=1)),
-    }
+    tally = SeatTally()
+    tally.add(hits)
+    return tally.classes()
 
 
 def qishou_study(
@@ -66,7 +103,8 @@ def qishou_study(
     chunk: int = DEFAULT_CHUNK,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Estimate every 起手胡 pattern on ``n`` deals (JSON-ready dict; see the module doc)."""
+    """Estimate every 起手胡 pattern on ``n`` deals (JSON-ready dict; see the module doc),
+    dealt in chunks of ``chunk`` and tallied as they come: memory does not grow with ``n``."""
     rules = load_rules(rules)
     if not has_qishou(rules):
         raise RulesError(f"rule set {rules.id!r} has no 起手胡; use changsha or its presets")
@@ -74,17 +112,19 @@ def qishou_study(
         raise ValueError(f"n must be at least 2 deals, got {n}")
     config = Q.qishou_config(rules)
     names = [f"qs_{p}" for p in Q.PATTERNS] + ["qs_any_basic"]
-    hits = {name: np.zeros((n, 4), dtype=bool) for name in names}
-    counts = {name: np.zeros((n, 4), dtype=np.int16) for name in names[:-1]}
+    tallies = {name: SeatTally() for name in names}
+    dealt = dict.fromkeys(names[:-1], 0)  # each pattern's count summed over the dealers
+    others = dict.fromkeys(names[:-1], 0)  # ... and over the non-dealers
     with progress_bar("deals", n, enabled=progress) as advance:
         for start in range(0, n, chunk):
             m = min(chunk, n - start)
             cols = deal_columns(rules, seed, start, m)
             for name in names:
                 values = np.asarray(cols[name]).reshape(m, 4)
-                hits[name][start : start + m] = values > 0
-                if name in counts:
-                    counts[name][start : start + m] = values
+                tallies[name].add(values > 0)
+                if name in dealt:
+                    dealt[name] += int(values[:, 0].sum(dtype=np.int64))
+                    others[name] += int(values[:, 1:].sum(dtype=np.int64))
             advance(m)
     exact_values = _exact(rules) if exact else {}
     patterns: dict[str, Any] = {}
@@ -93,15 +133,14 @@ def qishou_study(
         if not on:
             patterns[pattern] = {"off": True}
             continue
-        est = seat_classes(hits[f"qs_{pattern}"])
+        est = tallies[f"qs_{pattern}"].classes()
         for seat in ("dealer", "non_dealer"):
             est[seat]["exact"] = exact_values.get(pattern, {}).get(seat)
         est["any_player"]["exact"] = None
         if pattern != "any_basic":
-            per_seat = counts[f"qs_{pattern}"]
             est["mean_count"] = {
-                "dealer": float(per_seat[:, 0].mean()),
-                "non_dealer": float(per_seat[:, 1:].mean()),
+                "dealer": dealt[f"qs_{pattern}"] / n,
+                "non_dealer": others[f"qs_{pattern}"] / (3 * n),
             }
         patterns[pattern] = est
     return {
