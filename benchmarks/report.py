@@ -80,7 +80,7 @@ HEADLINE = [
         ("wall_s", "peak_gb", "peak_mb"),
     ),
     (
-        "the test command on a fresh clone",
+        "the test command next, in the same clone (its numba cache as the main command left it)",
         "bench_firstrun",
         "tests",
         ("wall_s", "peak_gb", "peak_mb"),
