@@ -167,7 +167,7 @@ def figure(name: str, value) -> str:
             + " "
             + "–".join(f"{100 * v:.1f}%" for v in values)
         )
-    if "ratio" in name:
+    if "ratio" in name.split("_"):
         fmt = "{:,.0f}" if all(v >= 10 for v in values) else "{:.2f}"
         return name.replace("_", " ") + " " + "–".join(fmt.format(v) for v in values) + "×"
     return name.replace("_", " ") + " " + "–".join(_number(v) for v in values)
