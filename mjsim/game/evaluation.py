@@ -273,10 +273,8 @@ def _near(counts, t):
 def lone_wild(G, S, s, counts):
     """Whether seat ``s``'s ``counts`` less one of its wild tiles are the melds its hand
     lacks, complete (the wild tiles left still wild): the lone wild tile then pairs with any
-    tile (财神牛 / 财神单吊, RULES.md §3.4), where the rule set's ``lone_wild`` says so.
-    ``counts`` is left as it was given."""
-    if not G.cfg[V.LONE_WILD]:
-        return False
+    tile — 财神牛 / 财神单吊 (RULES.md §3.4, where the rule set's ``lone_wild`` says so), and
+    Shanghai's 吊百搭 on the hand less its winning tile. ``counts`` is left as it was given."""
     for k in range(34):
         if S.wild[s, k] and counts[k] > 0:
             counts[k] -= 1
@@ -306,7 +304,8 @@ def n_waits(G, S, W, s, counts, aux, most):
     n = 0
     W.waits[:] = False
     free = wild_held(S, s, counts) > 0
-    anything = lone_wild(G, S, s, counts)  # 财神牛 / 财神单吊: every tile it may add wins
+    # 财神牛 / 财神单吊: every tile it may add wins
+    anything = G.cfg[V.LONE_WILD] and lone_wild(G, S, s, counts)
     for t in range(34):
         if (
             G.kind_mask[t]

@@ -27,14 +27,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ...kernels import shanten as K
-from ...kernels.arrayref import arrays_at
 from ...kernels.jit import njit_borrowed
 from ...kernels.rng import below_seeded
-from ...kernels.shanten import MELD_PUNG, melds_cost
+from ...kernels.shanten import MELD_PUNG
 from ...rules import RulesError
 from .. import record as R
 from .. import values as V
-from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds, wild_mask
+from ..evaluation import lone_wild
+from ..state import M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_TENPAI, claims, exposed_melds
 
 #: the items of a win's value: bit b of a winner's ``patterns`` is PATTERNS[b]
 PATTERNS = (
@@ -319,25 +319,8 @@ def _diao_baida(G, counts, S, s, tile):
     those two are the hand's missing melds (wildcards free)."""
     if tile < 0 or S.wild[s, tile]:
         return False
-    wild = -1
-    for k in range(34):
-        if S.wild[s, k] and counts[k] > 0 and wild < 0:
-            wild = k
-    if wild < 0:
-        return False
     counts[tile] -= 1
-    counts[wild] -= 1
-    done = (
-        melds_cost(
-            counts,
-            wild_mask(S, s),
-            G.honour_mask,
-            arrays_at(G.tables),
-            G.cfg[V.MELDS] - S.n_melds[s],
-        )
-        == 0
-    )
-    counts[wild] += 1
+    done = lone_wild(G, S, s, counts)
     counts[tile] += 1
     return done
 
