@@ -32,6 +32,7 @@ _LAZY = {
     "qishou_study": "stats.qishou_freq",
     "exact_qishou": "stats.exact_qishou",
     "exact_shanten": "stats.exact_shanten",
+    "score": "game.score",
 }
 
 

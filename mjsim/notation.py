@@ -381,6 +381,17 @@ def to_unicode(hand: Hand) -> str:
     return _spell(hand, glyph)
 
 
+def tile_list(text: str) -> list[int]:
+    """The kinds of a loose tile list in the order written (no flowers, no fifth copy).
+
+    >>> tile_list("5p 2s 5p")
+    [13, 19, 13]
+    """
+    counts = parse_tiles(text)
+    del counts  # checked: no flowers, no fifth copy
+    return [kind for kind, _pos, _token in _Reader(text).tiles_until(None)]
+
+
 def parse_tiles(text: str) -> np.ndarray:
     """Counts of a loose tile list such as a ``--visible`` argument (no size limit).
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from mjsim.cli import app
 from mjsim.game import record as R
-from mjsim.game.advise import advise, position
+from mjsim.game.advise import advise
 from mjsim.game.bots import choose_discard
+from mjsim.game.position import position
 from mjsim.game.state import P_HEAD, P_TAIL
 from mjsim.notation import parse_hand
 from mjsim.rules import load_rules

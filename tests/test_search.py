@@ -12,11 +12,11 @@ from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
 from mjsim.game import scoring as SC
 from mjsim.game import values as V
-from mjsim.game.advise import position
 from mjsim.game.config import game_config
 from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options
 from mjsim.game.evaluation import cost
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
+from mjsim.game.position import position
 from mjsim.game.search import (
     COUNTS,
     DISCARD,

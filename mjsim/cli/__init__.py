@@ -18,6 +18,7 @@ from . import (
     hand_cmd,
     play_cmd,
     rules_cmd,
+    score_cmd,
     study_cmd,
     train_cmd,
     waits_cmd,
@@ -37,6 +38,7 @@ play_cmd.register(app)
 compare_cmd.register(app)
 waits_cmd.register(app)
 advise_cmd.register(app)
+score_cmd.register(app)
 train_cmd.register(app)
 
 

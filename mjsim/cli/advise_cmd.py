@@ -55,6 +55,27 @@ def print_advice(doc: dict[str, Any]) -> None:
             "—" if r["ukeire"] is None else str(r["ukeire"]),
         )
     console.print(table)
+    if doc.get("pays"):
+        best = doc["discards"][0]["tile"]
+        pays = Table(
+            title=f"what each winning tile pays after {best} (net to seat {doc['seat']}; "
+            "mean where birds or dice are not known)"
+        )
+        for col in ("wins on", "live", "self-drawn", "on a discard", "patterns"):
+            pays.add_column(col, justify="left" if col in ("wins on", "patterns") else "right")
+        for r in doc["pays"]:
+            pays.add_row(
+                r["tile"],
+                str(r["live"]),
+                _amount(r["self_drawn"]),
+                _amount(r["on_discard"]),
+                " ".join(dict.fromkeys(r["self_drawn_patterns"] + r["on_discard_patterns"])),
+            )
+        console.print(pays)
+
+
+def _amount(x: float | None) -> str:
+    return "no win" if x is None else f"{x:+.1f}"
 
 
 def chart(doc: dict[str, Any], path: Path) -> Path:

@@ -166,6 +166,15 @@ def _code(table: dict, name: str, value: Any, where: str) -> int:
     return value
 
 
+def scoring_values(rules: RuleSet) -> dict[str, Any]:
+    """The scoring model's values of ``rules`` by name (a choice as its code: its index).
+
+    >>> scoring_values(load_rules("changsha"))["cap"]
+    6
+    """
+    return _values(rules)[2]
+
+
 def _values(rules: RuleSet) -> tuple[ModuleType, dict, dict]:
     where = f"rule set {rules.id!r}"
     spec = dict(rules.game_spec)

@@ -1,0 +1,557 @@
+"""``mjsim score``: what one won hand pays, settled by the engine's own scoring model.
+
+The hand and the circumstances of its win (how and on what tile it was won, the seats, who
+each exposed meld was claimed from, flowers, the wildcard, 报听, the dice, 荒番, the next
+tiles of the wall) are put into an engine position (:func:`mjsim.game.position.position`),
+and the win is tested and paid by the compiled functions a played hand uses: the model's
+``start_hand``, :func:`mjsim.game.wins.self_win` or :func:`~mjsim.game.wins.win_test_on`,
+then :func:`~mjsim.game.wins.finish_win` (the model's ``settle``). Nothing here computes a
+payment.
+
+What the settlement reads that the circumstances leave open — Changsha's birds (the next
+tiles of the wall), Shanghai's opening dice — is drawn at random: the win is settled in
+``worlds`` random positions, and the payment is the distribution of what they paid, with
+its mean and standard error. Where every world pays the same, the payment is exact.
+
+>>> s = score("changsha", "[222p] 555m777s99m11p +1p (ron)", wall="1m 3m")
+>>> s.win, s.units, [p.name_zh for p in s.patterns], s.payments
+(True, 1, ['碰碰胡'], (14.0, 0.0, 0.0, -14.0))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..evaluate import shanten
+from ..notation import parse_hand, parse_tiles, tile_list
+from ..rules import RuleSet, load_rules
+from ..tiles import Hand, name
+from . import record as R
+from . import scoring as SC
+from . import values as V
+from .config import game_config, scoring_values
+from .position import position
+from .score_steps import steps
+from .state import (
+    M_FROM,
+    P_BAO,
+    P_HEAD,
+    P_KONGS,
+    P_TAIL,
+    P_TURNS,
+    ST_BONUS,
+    ST_DECLARED,
+    ST_TENPAI,
+)
+from .wins import finish_win, self_win, win_test_on
+
+#: how a hand may be won (the engine's win kinds, bonus-tile wins aside)
+HOWS = R.WIN_KINDS[1:-1]
+#: the default count of random worlds a payment is averaged over
+WORLDS = 2000
+#: the most worlds
+MAX_WORLDS = 200_000
+#: walls tried for a wildcard asked for (the deal turns it at random)
+WILD_ATTEMPTS = 2000
+#: the turn a win is taken at unless given (past the first go-around: no 天胡 / 地胡)
+TURN = 8
+
+
+#: what the circumstances may set in the model's carried and per-hand facts: option ->
+#: (the model module's slot constant, its field of the state)
+_CARRIED = {"huangfan": "K_HUANGFAN", "after_draw": "K_DRAWN"}
+#: seat-numbered model columns kept whole in the facts (the others: the winner's alone)
+_WHOLE = ("bird", "hits")
+Z95 = 1.959963984540054
+#: why a complete shape may still not win, by scoring model
+NO_WIN = {
+    "generic": "the seat's void suit or a barred claim (§1.4, §1.8)",
+    "changsha": "a small win needs a 258 pair (§2.2) and no big win applies (§2.4)",
+    "caishen": "the 财神 game's shapes and its claim rules (§3.4, §3.5)",
+    "bao": "the 宝 game's win predicate: a pung, a chow, a terminal or honour, and the "
+    "suits it asks (§4.5)",
+    "shanghai": "a legal hand of the rule set (§5.3, §5.9, §5.10), e.g. one suit with "
+    "honours or all pungs in 清混碰",
+}
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A pattern, type or item of the model that the win has, with its value."""
+
+    id: str
+    name_zh: str
+    value: int
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One payment the win can make, with the chance of it over what was not given."""
+
+    payments: tuple[int, int, int, int]
+    probability: float
+    se: float
+    facts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Score:
+    """What one hand pays (:func:`score`): ``payments`` are net by seat (positive received),
+    the mean over the ``outcomes`` with its standard error ``se``; ``steps`` explain it."""
+
+    rules: str
+    options: dict[str, Any]
+    hand: str
+    win: bool
+    reason: str | None
+    how: str
+    seat: int
+    dealer: int
+    discarder: int | None
+    units: int = 0
+    patterns: tuple[Pattern, ...] = ()
+    facts: dict[str, int] = field(default_factory=dict)
+    payments: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    se: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    by_source: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    outcomes: tuple[Outcome, ...] = ()
+    worlds: int = 0
+    exact: bool = True
+    steps: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The score as plain JSON values."""
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+def _how(hand: Hand, how: str | None) -> str:
+    if how is None:
+        return "dianpao" if hand.win_by == "ron" else "zimo"
+    if how not in HOWS:
+        raise ValueError(f"unknown win {how!r}; wins: {', '.join(HOWS)}")
+    if hand.win_by == "ron" and R.self_drawn(R.WIN_KINDS.index(how)):
+        raise ValueError(f"the hand says (ron) but {how} is self-drawn")
+    if hand.win_by == "tsumo" and not R.self_drawn(R.WIN_KINDS.index(how)):
+        raise ValueError(f"the hand says (tsumo) but {how} is won on another's tile")
+    return how
+
+
+def _seat(what: str, value: int) -> int:
+    if not isinstance(value, int | np.integer) or not 0 <= value <= 3:
+        raise ValueError(f"{what} must be a seat 0-3, got {value!r}")
+    return int(value)
+
+
+def _kind(rs: RuleSet, what: str, text: str) -> int:
+    counts = parse_tiles(text)
+    if counts.sum() != 1 or counts[34:].any():
+        raise ValueError(f"{what} must be one tile such as 5m or 1z, got {text!r}")
+    k = int(np.flatnonzero(counts)[0])
+    if k not in rs.kinds:
+        raise ValueError(f"{what} {name(k)} is not a tile of {rs.id}")
+    return k
+
+
+def _check(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn: int) -> int:
+    """The winning tile, after the circumstances are checked (one clear line each)."""
+    if hand.win_tile is None:
+        raise ValueError("mark the winning tile with + (e.g. '... +5s', '+5s (ron)')")
+    want = rs.hand_size + 1 - 3 * len(hand.melds)
+    if hand.n_concealed != want:
+        raise ValueError(
+            f"a won hand holds {want} concealed tiles beside its {len(hand.melds)} meld(s) "
+            f"(the winning tile included), got {hand.n_concealed}"
+        )
+    if not rs.has_flowers and hand.flowers:
+        raise ValueError(f"{rs.id} has no flowers: leave f1-f8 out")
+    if not 0 <= turn <= rs.tile_set - 4 * rs.hand_size:
+        raise ValueError(
+            f"turn must be 0 to {rs.tile_set - 4 * rs.hand_size} (the discards {rs.id}'s "
+            f"{rs.tile_set} tiles allow), got {turn}"
+        )
+    if turn == 0 and R.self_drawn(R.WIN_KINDS.index(how)) and seat != dealer:
+        raise ValueError(
+            f"a self-draw at turn 0 is 天胡, the dealer's alone: seat {seat} is not the "
+            f"dealer ({dealer}); give a later --turn"
+        )
+    tile = int(hand.win_tile)
+    if how == "gangshang_kaihua" and not any(m.type == "kong" for m in hand.melds):
+        raise ValueError("杠上开花 is won on a kong's replacement: the hand shows no kong")
+    if how == "qianggang" and hand.counts[tile] != 1:
+        raise ValueError(
+            f"a robbed kong is the fourth {name(tile)}, the other three in the konger's pung: "
+            f"the hand holds {int(hand.counts[tile])}"
+        )
+    return tile
+
+
+def _meld_from(exposed: list, seat: int) -> tuple[int, ...]:
+    """Default sources of the exposed melds: a chow from the 上家, pungs and kongs from the
+    对家, the 下家 and the 上家 in turn (no seat gives three: no 承包 unless asked).
+
+    >>> from mjsim.tiles import Meld
+    >>> _meld_from([Meld("pung", 0), Meld("chow", 9), Meld("pung", 3), Meld("kong", 5)], 0)
+    (2, 3, 1, 3)
+    """
+    rota = [(seat + j) % 4 for j in (2, 1, 3)]
+    out, i = [], 0
+    for m in exposed:
+        if m.type == "chow":
+            out.append((seat + 3) % 4)
+        else:
+            out.append(rota[i % 3])
+            i += 1
+    return tuple(out)
+
+
+def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int) -> None:
+    """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
+    down the wall or from another seat's hand, so that every tile stays accounted for."""
+    head, tail = int(S.pos[P_HEAD]), int(S.pos[P_TAIL])
+    if len(kinds) > tail - head:
+        raise ValueError(f"{len(kinds)} wall tiles asked for, {tail - head} left")
+    for i, k in enumerate(kinds):
+        j = head + i
+        if wall[j] == k:
+            continue
+        later = [x for x in range(j + 1, tail) if wall[x] == k]
+        if later:
+            wall[j], wall[later[0]] = wall[later[0]], wall[j]
+            continue
+        holder = next((o for o in range(4) if o != seat and S.concealed[o, k] > 0), None)
+        if holder is None:
+            raise ValueError(f"no {name(k)} is left for the wall: every copy is in sight")
+        S.concealed[holder, k] -= 1
+        S.concealed[holder, wall[j]] += 1
+        wall[j] = k
+
+
+def _dice_seed(G, S, rec, columns: tuple[str, ...], dice: tuple[int, int]) -> int:
+    """A dice seed whose opening dice (the model's ``dice_0``, ``dice_1``) are ``dice``."""
+    if "dice_0" not in columns:
+        raise ValueError("this rule set rolls no dice that its scoring reads")
+    if not all(1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must be two numbers 1-6, got {dice}")
+    c0 = columns.index("dice_0")
+    for seed in range(100_000):
+        SC.start_hand(G, S, rec, np.int64(seed))
+        if (rec[c0], rec[c0 + 1]) in (dice, dice[::-1]):
+            return seed
+    raise AssertionError("no dice seed found")  # 36 outcomes: unreachable
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """The circumstances, checked and resolved to engine values."""
+
+    rs: RuleSet
+    hand: Hand
+    concealed: Hand
+    tile: int
+    how: int
+    seat: int
+    dealer: int
+    discarder: int
+    meld_from: tuple[int, ...]
+    turn: int
+    flowers: int
+    wild: int | None
+    bao: int | None
+    declared: tuple[int, ...]
+    discarder_ready: bool
+    wall: tuple[int, ...]
+    dice: tuple[int, int] | None
+    carried: dict[str, int]
+
+
+def _world(st: _Setting, seed: int):
+    """``(S, rec, legal)``: the win settled in one random position."""
+    g = game_config(st.rs)
+    rng = np.random.default_rng(seed)
+    seen = np.zeros(34, np.int64)
+    tsumo = R.self_drawn(st.how)
+    if not tsumo:
+        seen[st.tile] += 1  # the tile won on: another seat's
+    if st.how == R.WIN_QIANGGANG:
+        seen[st.tile] += 3  # the konger's pung
+    for _ in range(WILD_ATTEMPTS):
+        G, S, W, wall = position(
+            st.rs,
+            st.hand if tsumo else st.concealed,
+            seen,
+            st.turn,
+            st.seat,
+            st.dealer,
+            int(rng.integers(2**62)),
+        )
+        if st.wild is None or S.wild[st.seat, st.wild]:
+            break
+    else:
+        raise ValueError(f"no deal of {st.rs.id} makes {name(st.wild)} wild")
+    rec = np.zeros(len(g.columns), np.int32)
+    rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
+    SC.reset_record(G, rec)
+    rec[R.C_WILD_KIND] = st.wild if st.wild is not None else -1
+    rec[R.C_DEALER] = st.dealer
+    claimed = [i for i in range(S.n_melds[st.seat]) if S.melds[st.seat, i, M_FROM] >= 0]
+    for i, frm in zip(claimed, st.meld_from, strict=True):
+        S.melds[st.seat, i, M_FROM] = frm
+    S.status[:, ST_TENPAI] = 0
+    if st.discarder_ready:
+        S.status[st.discarder, ST_TENPAI] = 1
+    S.status[st.seat, ST_BONUS] = st.flowers
+    if st.bao is not None:
+        S.pos[P_BAO] = st.bao
+    for d in st.declared:
+        S.status[d, ST_DECLARED] = 1
+        S.pos[P_TURNS] = 1
+        SC.declare(G, S, np.int64(d))
+    S.pos[P_TURNS] = st.turn
+    S.pos[P_KONGS] = sum(m.type == "kong" for m in st.hand.melds)
+    if st.wall:
+        _wall_head(S, wall, list(st.wall), st.seat)
+    if st.how in (R.WIN_HAIDILAO, R.WIN_HAIDIPAO):
+        S.pos[P_HEAD] = S.pos[P_TAIL] - G.cfg[V.RESERVE]
+    module = SC.model(g.model)
+    for key, value in st.carried.items():
+        S.carry[getattr(module, _CARRIED[key])] = value
+    dice_seed = int(rng.integers(2**62))
+    if st.dice is not None:
+        dice_seed = _dice_seed(G, S, rec, g.columns, st.dice)
+    S.pay[:] = 0
+    SC.start_hand(G, S, rec, np.int64(dice_seed))
+    s, t, kind = np.int64(st.seat), np.int64(st.tile), np.int64(st.how)
+    if tsumo:
+        legal = bool(self_win(G, S, W, s, t, kind, np.int64(0)))
+    else:
+        legal, units, bits = win_test_on(G, S, W, s, t, kind)
+        S.units[s], S.bits[s] = units, bits
+    if legal:
+        finish_win(G, S, W, wall, rec, np.int64(1 << st.seat), kind, np.int64(st.discarder), t)
+    return S, rec, bool(legal)
+
+
+def _reading(rs: RuleSet, form: str) -> str:
+    """A family's name for a message: its form and the pair it needs."""
+    pairs = {f.pair for f in rs.families if f.form == form}
+    return f"{form} (a 258 pair)" if pairs == {"258"} else form
+
+
+def _not_a_win(st: _Setting) -> str:
+    """Why the tiles do not win: the closest reading and what it lacks."""
+    rs, hand = st.rs, st.hand
+    forms = sorted({f.form for f in rs.families})
+    wild = [st.wild] if st.wild is not None else None
+    by_form = {f: shanten(hand, rs, form=f, wild=wild) for f in forms}
+    reached = {f: v for f, v in by_form.items() if v is not None}
+    if not reached or min(reached.values()) >= 0:
+        best = min(reached, key=reached.get) if reached else forms[0]
+        n = reached.get(best)
+        far = f"{n + 1} tile(s) from complete" if n is not None else "out of reach"
+        return f"not a complete hand: its closest reading, {_reading(rs, best)}, is {far}"
+    complete = ", ".join(_reading(rs, f) for f, v in reached.items() if v < 0)
+    g = game_config(rs)
+    if g.cfg[V.DECLARE] == V.DECLARE_REQUIRED and st.seat not in st.declared:
+        return (
+            f"complete as {complete}, but {rs.id} lets only a declared (报听) seat win: "
+            f"declare seat {st.seat}"
+        )
+    return f"complete as {complete}, but no win under {rs.id} here: {NO_WIN[g.model]}"
+
+
+def _patterns(module, bits: int) -> tuple[Pattern, ...]:
+    return tuple(
+        Pattern(p.id, p.name_zh, int(p.units), p.set_by)
+        for b, p in enumerate(module.PATTERNS)
+        if (bits >> b) & 1
+    )
+
+
+def _facts(model_columns: tuple[str, ...], rec: np.ndarray, offset: int, seat: int) -> dict:
+    """The model's record columns of the hand, and of the winner's seat by their base name
+    (``type`` for ``type_<seat>``); birds, hits and dice whole."""
+    out = {}
+    for i, c in enumerate(model_columns):
+        base, _, end = c.rpartition("_")
+        per_seat = end in "0123" and f"{base}_3" in model_columns
+        if per_seat and base not in _WHOLE:
+            if int(end) == seat:
+                out[base] = int(rec[offset + i])
+        else:
+            out[c] = int(rec[offset + i])
+    return out
+
+
+def _outcomes(pays: np.ndarray, facts: list[dict]) -> tuple[Outcome, ...]:
+    """Distinct payments with their share of the worlds (and its s.e.), and the facts all
+    the worlds of each share."""
+    n = len(pays)
+    keys = [tuple(int(x) for x in row) for row in pays]
+    out = []
+    for key, count in Counter(keys).most_common():
+        prob = count / n
+        rows = [facts[i] for i, k in enumerate(keys) if k == key]
+        same = {c: v for c, v in rows[0].items() if all(r[c] == v for r in rows)}
+        out.append(Outcome(key, prob, float(np.sqrt(prob * (1 - prob) / n)), same))
+    return tuple(out)
+
+
+def score(
+    rules: str | RuleSet,
+    hand: str,
+    *,
+    how: str | None = None,
+    seat: int = 0,
+    dealer: int = 0,
+    discarder: int | None = None,
+    meld_from: tuple[int, ...] | None = None,
+    turn: int = TURN,
+    wild: str | None = None,
+    bao: str | None = None,
+    declared: tuple[int, ...] = (),
+    discarder_ready: bool = False,
+    wall: str = "",
+    dice: tuple[int, int] | None = None,
+    huangfan: int | None = None,
+    after_draw: bool = False,
+    worlds: int = WORLDS,
+    seed: int = 0,
+) -> Score:
+    """What ``hand`` (its concealed tiles with the winning tile marked ``+``, its melds and
+    flowers) pays under ``rules``, won ``how`` (a win kind of :data:`HOWS`; default
+    self-drawn, or ``dianpao`` for a hand marked ``(ron)``) by ``seat``; see the module.
+
+    The circumstances: ``dealer``; ``discarder`` (the seat whose tile was won: default the
+    winner's 上家); ``meld_from`` (the seat each exposed meld was claimed from, in the
+    hand's order: default the 上家); ``turn`` (discards so far: 0 is the dealer's first
+    turn, 天胡); ``wild`` (the wildcard kind the deal turned, where the rule set has one);
+    ``bao`` (the 宝 indicator turned at the first 报听); ``declared`` (the seats that
+    declared 报听); ``discarder_ready`` (the discarder's tiles were ready: 承包's
+    liability reads it); ``wall`` (the next tiles of the wall: Changsha's birds);
+    ``dice`` (the opening dice: Shanghai's 开宝); ``huangfan`` (荒番 carried from drawn
+    hands); ``after_draw`` (the hand follows a drawn one: the 宝 game's 荒庄 item).
+    Whatever of these the settlement reads and is not given is averaged over ``worlds``
+    random positions (seeded by ``seed``).
+    """
+    rs = load_rules(rules)
+    parsed = parse_hand(hand, rs)
+    how = _how(parsed, how)
+    kind = R.WIN_KINDS.index(how)
+    seat, dealer = _seat("seat", seat), _seat("dealer", dealer)
+    tile = _check(rs, parsed, how, seat, dealer, int(turn))
+    tsumo = R.self_drawn(kind)
+    if discarder is None:
+        discarder = (seat + 3) % 4
+    discarder = _seat("discarder", discarder)
+    if not tsumo and discarder == seat:
+        raise ValueError(f"the discarder must be another seat than the winner ({seat})")
+    exposed = [m for m in parsed.melds if not m.concealed]
+    if meld_from is None:
+        meld_from = _meld_from(exposed, seat)
+    meld_from = tuple(_seat("a meld's seat", f) for f in meld_from)
+    if len(meld_from) != len(exposed) or seat in meld_from:
+        raise ValueError(
+            f"meld_from names the seat each of the {len(exposed)} exposed meld(s) was "
+            f"claimed from (another seat than {seat}), got {list(meld_from)}"
+        )
+    g = game_config(rs)
+    if not 1 <= worlds <= MAX_WORLDS:
+        raise ValueError(f"worlds must be 1 to {MAX_WORLDS:,}, got {worlds}")
+    module = SC.model(g.model)
+    carried = {}
+    for key, value in (("huangfan", huangfan), ("after_draw", int(after_draw) or None)):
+        if value is None:
+            continue
+        if not hasattr(module, _CARRIED[key]):
+            raise ValueError(f"{rs.id}'s scoring has no {key}")
+        if not 0 <= int(value) <= 99:
+            raise ValueError(f"{key} must be 0 to 99, got {value}")
+        carried[key] = int(value)
+    wild_kind = _kind(rs, "wild", wild) if wild else None
+    if wild_kind is not None and g.rules_arrays.cfg[V.WILD] != V.WILD_INDICATOR:
+        raise ValueError(f"{rs.id} turns no wildcard at the deal (--bao is the 宝 after 报听)")
+    bao_kind = _kind(rs, "bao", bao) if bao else None
+    if bao_kind is not None and g.rules_arrays.cfg[V.WILD] != V.WILD_DECLARED_DRAW:
+        raise ValueError(f"{rs.id} has no 宝 turned at 报听")
+    declared = tuple(_seat("a declared seat", d) for d in declared)
+    if declared and g.rules_arrays.cfg[V.DECLARE] == V.DECLARE_NONE:
+        raise ValueError(f"{rs.id} has no 报听")
+    concealed = Hand(
+        counts=parsed.counts.copy() - np.eye(34, dtype=np.uint8)[tile], melds=parsed.melds
+    )
+    st = _Setting(
+        rs=rs,
+        hand=parsed,
+        concealed=concealed,
+        tile=tile,
+        how=kind,
+        seat=seat,
+        dealer=dealer,
+        discarder=discarder,
+        meld_from=meld_from,
+        turn=int(turn),
+        flowers=len(parsed.flowers),
+        wild=wild_kind,
+        bao=bao_kind,
+        declared=declared,
+        discarder_ready=bool(discarder_ready),
+        wall=tuple(tile_list(wall)) if wall else (),
+        dice=dice,
+        carried=carried,
+    )
+    head = {
+        "rules": rs.id,
+        "options": dict(rs.overrides),
+        "hand": hand,
+        "how": how,
+        "seat": seat,
+        "dealer": dealer,
+        "discarder": None if tsumo else discarder,
+    }
+    return _settled(st, head, worlds, seed)
+
+
+def _settled(st: _Setting, head: dict[str, Any], worlds: int, seed: int) -> Score:
+    """The score of ``st`` settled in ``worlds`` random positions."""
+    g = game_config(st.rs)
+    module = SC.model(g.model)
+    rng = np.random.default_rng(seed)
+    pays, by_source, facts, values = [], [], [], {}
+    for _ in range(worlds):
+        S, rec, legal = _world(st, int(rng.integers(2**62)))
+        if not legal:
+            return Score(**head, win=False, reason=_not_a_win(st))
+        pay = S.pay.sum(axis=0)
+        values.setdefault(tuple(int(x) for x in pay), (int(S.units[st.seat]), int(S.bits[st.seat])))
+        pays.append(pay)
+        by_source.append(S.pay[: len(g.sources)].copy())
+        facts.append(
+            {**_facts(module.COLUMNS, rec, len(R.COMMON), st.seat), "value": int(S.units[st.seat])}
+        )
+    pays = np.array(pays)
+    se = pays.std(axis=0, ddof=1) / np.sqrt(len(pays)) if len(pays) > 1 else np.zeros(4)
+    src = np.array(by_source).mean(axis=0)
+    outcomes = _outcomes(pays, facts)
+    units, bits = values[outcomes[0].payments]
+    won = Score(
+        **head,
+        win=True,
+        reason=None,
+        units=units,
+        patterns=_patterns(module, bits),
+        facts=outcomes[0].facts if len(outcomes) == 1 else {},
+        payments=tuple(float(x) for x in pays.mean(axis=0)),
+        se=tuple(float(x) for x in se),
+        by_source={src_: tuple(float(x) for x in src[i]) for i, src_ in enumerate(g.sources)},
+        outcomes=outcomes,
+        worlds=worlds,
+        exact=len(outcomes) == 1,
+    )
+    return replace(won, steps=steps(won, g.model, scoring_values(st.rs)))

@@ -1,0 +1,151 @@
+"""The steps of a score (:mod:`mjsim.game.score`): each payment of a settled win told as
+arithmetic, each step naming its rule and RULES.md section.
+
+The payments themselves are the engine's; these steps restate them from the rule set's
+values and the facts the settlement recorded, and the tests check that the two agree.
+
+>>> from mjsim.game.score import score
+>>> print(*score("generic", "123m456p789s111z2z +2z").steps[-3:], sep="\\n")
+seat 1 pays 1 (self-draw: each other seat pays win_pay = 1, §1.6)
+seat 2 pays 1 (self-draw: each other seat pays win_pay = 1, §1.6)
+seat 3 pays 1 (self-draw: each other seat pays win_pay = 1, §1.6)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import name
+from . import record as R
+
+#: where each model's rules live in RULES.md: (values, payments)
+SECTIONS = {
+    "generic": ("§1.6", "§1.6"),
+    "changsha": ("§2.4, §2.5", "§2.6, §2.10"),
+    "caishen": ("§3.5", "§3.6"),
+    "bao": ("§4.7", "§4.9"),
+    "shanghai": ("§5.4, §5.5", "§5.7"),
+}
+
+
+def _seat_word(s: int, dealer: int) -> str:
+    return f"seat {s}" + (" (dealer)" if s == dealer else "")
+
+
+def _payers(sc) -> list[tuple[int, int]]:
+    """``(seat, amount paid)`` of each paying seat of the most likely outcome."""
+    pays = sc.outcomes[0].payments
+    return [(q, -pays[q]) for q in range(4) if pays[q] < 0]
+
+
+def _generic(sc, values: dict, facts: dict) -> list[str]:
+    why = "self-draw: each other seat pays" if _tsumo(sc) else "a discard: the discarder pays"
+    return [
+        f"seat {q} pays {a} ({why} win_pay = {values['win_pay']}, §1.6)" for q, a in _payers(sc)
+    ]
+
+
+def _tsumo(sc) -> bool:
+    return R.self_drawn(R.WIN_KINDS.index(sc.how))
+
+
+def _changsha(sc, v: dict, facts: dict) -> list[str]:
+    out = []
+    units = sc.units
+    if units == 0:
+        out.append("a small win (no big win): unit = small_unit (§2.2, §2.10)")
+    else:
+        names = " + ".join(f"{p.name_zh} {p.value}" for p in sc.patterns)
+        cap = " (cs_compound single: at most 1)" if v["compound"] == 1 else ""
+        out.append(f"U = {names} = {units} unit(s){cap} (§2.4, §2.5)")
+    exact = sc.exact and "hits_0" in facts
+    if exact:
+        birds = [name(facts[f"bird_{i}"]) for i in range(facts["n_birds"])]
+        hits = [facts[f"hits_{s}"] for s in range(4)]
+        out.append(
+            f"birds {' '.join(birds) or 'none'} hit seats {hits} (counted from the "
+            f"{'dealer' if v['bird_origin'] else 'winner'}, §2.6)"
+        )
+    else:
+        out.append(f"{v['birds']} birds not yet drawn: see the distribution (§2.6)")
+    for q, paid in _payers(sc) if exact else []:
+        d = (
+            v["dealer_bonus"]
+            if (sc.seat == sc.dealer or (q == sc.dealer and v["dealer_bonus_scope"] == 0))
+            else 0
+        )
+        h = hits[sc.seat] + hits[q]
+        f = 2**h if v["bird_mode"] == 1 else 1 + h
+        fword = f"2^{h}" if v["bird_mode"] == 1 else f"1 + {h}"
+        mult = f * max(units, 1)
+        capped = min(mult, v["cap"]) if v["cap"] > 0 else mult
+        unit = v["small_unit"] if units == 0 else v["big_unit"]
+        if units and not v["dealer_bonus_per_unit"]:
+            value = unit * capped + d
+            text = f"{unit}·{capped} + {d}"
+        else:
+            value = (unit + d) * capped
+            text = f"({unit} + {d})·{capped}"
+        piao = 2 * v["piao"]
+        value += piao
+        extra = f" + {piao} 飘 (§2.7)" if piao else ""
+        cap = f", capped at {capped}" if capped < mult else ""
+        check = "" if value == paid else f" [the engine paid {paid}]"
+        out.append(
+            f"seat {q} pays {text}{extra} = {value}: dealer bonus {d}, bird factor "
+            f"f = {fword} = {f}, multiple max(U,1)·f = {mult}{cap} (§2.10){check}"
+        )
+    return out
+
+
+def _value_steps(sc, facts: dict, model: str) -> list[str]:
+    """The win's value from the model's patterns, and each payment as a multiple of it."""
+    values, payments = SECTIONS[model]
+    items = ", ".join(f"{p.name_zh} ({p.id})" for p in sc.patterns) or "none"
+    out = [f"value = {sc.units} from its items: {items} ({values})"]
+    for key in ("type", "flowers", "tier", "cai", "reading", "how", "kaibao", "huangfan"):
+        if key in facts:
+            out.append(f"{key} = {facts[key]} (recorded by the settlement)")
+    for q, paid in _payers(sc):
+        times = f" = {paid // sc.units} × {sc.units}" if sc.units and paid % sc.units == 0 else ""
+        out.append(f"seat {q} pays {paid}{times} ({payments})")
+    return out
+
+
+def _caishen(sc, v: dict, facts: dict) -> list[str]:
+    return _value_steps(sc, facts, "caishen")
+
+
+def _bao(sc, v: dict, facts: dict) -> list[str]:
+    return _value_steps(sc, facts, "bao")
+
+
+def _shanghai(sc, v: dict, facts: dict) -> list[str]:
+    return _value_steps(sc, facts, "shanghai")
+
+
+_BY_MODEL = {
+    "generic": _generic,
+    "changsha": _changsha,
+    "caishen": _caishen,
+    "bao": _bao,
+    "shanghai": _shanghai,
+}
+
+
+def steps(sc, model: str, values: dict[str, Any]) -> tuple[str, ...]:
+    """The steps of the won score ``sc`` under ``model`` with the model's ``values``."""
+    how = R.WIN_KINDS.index(sc.how)
+    tile = sc.hand.split("+")[-1].split()[0] if "+" in sc.hand else "?"
+    source = "self-drawn" if _tsumo(sc) else f"on seat {sc.discarder}'s tile"
+    out = [
+        f"{_seat_word(sc.seat, sc.dealer)} wins {R.WIN_KINDS_ZH[how]} ({sc.how}) on {tile}, "
+        f"{source}"
+    ]
+    out += _BY_MODEL[model](sc, values, sc.facts)
+    if not sc.exact:
+        out.append(
+            f"the payments depend on what was not given: the mean over {sc.worlds:,} random "
+            f"worlds, and {len(sc.outcomes)} outcomes"
+        )
+    return tuple(out)

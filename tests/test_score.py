@@ -1,0 +1,347 @@
+"""``mjsim score``: RULES.md's worked scoring examples through it (one test each), its
+distribution over what is not given, its steps against the engine's payments, its refusals,
+and the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.game.score import score
+
+runner = CliRunner()
+#: birds that hit nobody's payment in the Changsha examples below would still be birds: a
+#: wall given keeps each example exact; 6m6m hits the winner twice (rank 6: the 下家)
+NO_BIRD = "6m6m"
+
+
+def units(rules: str, hand: str, **kw) -> tuple[int, list[str]]:
+    sc = score(rules, hand, worlds=kw.pop("worlds", 20), **kw)
+    assert sc.win, sc.reason
+    return sc.units, [p.name_zh for p in sc.patterns]
+
+
+# --------------------------------------------------------------------------- generic §1.6
+
+
+def test_generic_ron_is_paid_by_the_discarder_alone() -> None:
+    sc = score("generic", "123m456p789s111z2z +2z (ron)", discarder=2, worlds=10)
+    assert sc.exact and sc.payments == (1, 0, -1, 0)
+
+
+def test_generic_self_draw_is_paid_by_each_other_seat() -> None:
+    sc = score("generic", "123m456p789s111z2z +2z", seat=3, worlds=10)
+    assert sc.payments == (-1, -1, -1, 3)
+
+
+# --------------------------------------------------------------------------- Changsha §2.4.3
+
+
+@pytest.mark.parametrize(
+    ("hand", "how", "want"),
+    [
+        ("1133m4477p2299s6s +6s", None, (1, ["七对"])),
+        ("1111m33m4477p229s +9s", None, (2, ["豪华七对"])),
+        ("123s456s789s222s5s +5s", None, (1, ["清一色"])),
+        ("2258m2588p22558s +8s", None, (1, ["将一色"])),
+        ("[222p] 555m777s99m11p +1p (ron)", None, (1, ["碰碰胡"])),
+        ("[123m][555p][789s][222s] 9p +9p (ron)", None, (1, ["全求人"])),
+        ("234m567p22p34s{7777m} +5s", "gangshang_kaihua", (1, ["杠上开花"])),
+    ],
+)
+def test_changsha_big_win_examples(hand: str, how: str | None, want) -> None:
+    """§2.4.3's table: each example's units."""
+    assert units("changsha", hand, how=how, wall=NO_BIRD) == want
+
+
+@pytest.mark.parametrize(
+    ("hand", "how", "want"),
+    [
+        ("1133s4477s2299s6s +6s", None, 2),  # 清一色七对
+        ("1111s4477s2299s6s +6s", None, 3),  # 清一色豪华七对: 2 + q
+        ("[222m][555m][888s][222p] 5p +5p (ron)", None, 3),  # 将一色碰碰胡全求人
+        ("[2222m] 555m888s22p55p +2p", "gangshang_kaihua", 3),  # 将一色碰碰胡杠上开花
+    ],
+)
+def test_changsha_compound_examples(hand: str, how: str | None, want: int) -> None:
+    """§2.5: the units of a compound are the sum of its big wins."""
+    assert units("changsha", hand, how=how, wall=NO_BIRD)[0] == want
+
+
+def test_changsha_compound_single_caps_at_one() -> None:
+    from mjsim.rules import load_rules
+
+    rs = load_rules("changsha", cs_compound="single")
+    assert units(rs, "1133s4477s2299s6s +6s", wall=NO_BIRD)[0] == 1
+
+
+def test_changsha_worked_example() -> None:
+    """§2.10: seat 1 self-draws 清一色碰碰胡 (U = 2), seat 0 deals, birds 5p 2s from the
+    winner: seat 0 pays 28, seat 2 36, seat 3 24; the winner receives 88."""
+    sc = score("changsha", "111s333s555s777s9s +9s", seat=1, dealer=0, wall="5p2s", worlds=10)
+    assert sc.exact and sc.units == 2
+    assert sc.payments == (-28, 88, -36, -24)
+    assert not any("[the engine paid" in step for step in sc.steps)
+
+
+def test_changsha_worked_example_under_mul() -> None:
+    """§2.10: under 鸟对鸟 (mul) seat 2 would pay 6 · min(2·4, 6) = 36."""
+    from mjsim.rules import load_rules
+
+    rs = load_rules("changsha", cs_bird_mode="mul")
+    sc = score(rs, "111s333s555s777s9s +9s", seat=1, wall="5p2s", worlds=10)
+    assert sc.payments[2] == -36
+
+
+def test_changsha_birds_not_given_are_a_distribution() -> None:
+    """Without --wall the birds are drawn at random: the outcomes are the 0, 1 and 2 hits
+    on the discarder's payment (7, 14, 21 for a dealer's 碰碰胡 ron), their chances sum to
+    one, and the mean is their weighted sum."""
+    sc = score("changsha", "[222p] 555m777s99m11p +1p (ron)", worlds=3000, seed=4)
+    assert not sc.exact
+    paid = sorted(-o.payments[3] for o in sc.outcomes)
+    assert paid == [7, 14, 21]
+    assert sum(o.probability for o in sc.outcomes) == pytest.approx(1)
+    mean = sum(-o.payments[3] * o.probability for o in sc.outcomes)
+    assert -sc.payments[3] == pytest.approx(mean)
+    assert 0 < sc.se[3] < 0.5
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_changsha_steps_agree_with_the_engine(seed: int) -> None:
+    """The steps restate each payment from the rule values; for random seats, birds and
+    options they agree with what the engine paid."""
+    import numpy as np
+
+    from mjsim.rules import load_rules
+
+    rng = np.random.default_rng(seed)
+    options = {
+        "cs_bird_mode": str(rng.choice(["add", "mul"])),
+        "cs_dealer_bonus_per_unit": bool(rng.integers(2)),
+        "cs_piao": int(rng.integers(3)),
+    }
+    rs = load_rules("changsha", **options)
+    hand = str(
+        rng.choice(["111s333s555s777s9s +9s", "123m456p789s55p23m +4m", "1133m4477p2299s6s +6s"])
+    )
+    birds = " ".join(str(rng.choice(["1m", "2p", "3s", "4m", "7p", "8s"])) for _ in range(2))
+    sc = score(
+        rs, hand, seat=int(rng.integers(4)), dealer=int(rng.integers(4)), wall=birds, worlds=5
+    )
+    pays = [s for s in sc.steps if " pays " in s]
+    assert len(pays) == 3
+    assert not any("[the engine paid" in s for s in pays)
+
+
+# --------------------------------------------------------------------------- 财神 §3.5, §3.6
+
+
+@pytest.mark.parametrize(
+    ("hand", "type_zh"),
+    [
+        ("123m456m789p111s234s9p +9p (ron)", "平胡"),
+        ("11m33m55m22p44p66p88s99s +1z (tsumo)", "硬八对"),
+        ("[123m][456p][789s] 111z 234m 7z +8m", "财神牛"),
+        ("[123m][456m][789p][111s][234s] 9p +9p", "单吊"),
+    ],
+)
+def test_caishen_type_examples(hand: str, type_zh: str) -> None:
+    """§3.5's examples, 财神 = 7z."""
+    assert type_zh in units("caishen16", hand, wild="7z")[1]
+
+
+def test_caishen_soft_example_is_barred_as_a_ron() -> None:
+    """§3.5's soft example won by ron: before the win its 16 tiles (123m 456m 78p9p 111s
+    234s and a lone 7z) are in the 财神牛 state, which §3.4 lets win only self-drawn. The
+    engine follows §3.4; self-drawn, the same tiles win as 财神牛."""
+    sc = score("caishen16", "123m456m78p111s234s9p7z +9p (ron)", wild="7z", worlds=5)
+    assert not sc.win
+    assert "财神牛" in units("caishen16", "123m456m78p111s234s9p7z +9p", wild="7z")[1]
+
+
+def test_caishen_scoring_example() -> None:
+    """§3.6: a non-dealer self-draws 碰碰胡 on a kong's replacement, 底分 1, nothing bought:
+    each loser pays 1·4·2·2 = 16, 48 in all."""
+    sc = score(
+        "caishen16",
+        "[7777m] 111s333s555s222p9s +9s",
+        how="gangshang_kaihua",
+        seat=1,
+        wild="7z",
+        worlds=5,
+    )
+    assert sc.payments == (-16, 48, -16, -16)
+
+
+# --------------------------------------------------------------------------- 宝 §4.7, §4.9
+
+
+@pytest.mark.parametrize(
+    ("hand", "bao", "value"),
+    [
+        ("[123m][789m] 111p55p79s +8s", "8s", 16),  # 宝中宝: 79s waiting on the 宝 8s
+        ("[123m][789m] 111p55p89s +7s", "7s", 16),  # 宝中宝: 89s waiting on the 宝 7s
+        ("[123m][789m] 789p555s4s +4s", "4s", 16),  # 宝中宝: a single wait on the 宝 4s
+        ("[123m][789m] 11s555s67p +5s", "5m", 4),  # 大风
+        ("[123m][789m] 11s4555s6s +5s", "5m", 16),  # 大风 with a natural 卡
+    ],
+)
+def test_bao_item_examples(hand: str, bao: str, value: int) -> None:
+    """§4.7's 宝 and 大风 examples (two exposed melds, the winner declared)."""
+    assert units("hongzhong112", hand, seat=1, declared=(1,), bao=bao)[0] == value
+
+
+def test_bao_payment_example_menting_ron() -> None:
+    """§4.9: the dealer in 闷听 with a 79s 卡 wait; undeclared seat 2 discards 8s: M = 4,
+    seat 2 pays 16, seats 1 and 3 pay 8 each."""
+    sc = score("hongzhong112", "123m789m111p55p79s +8s (ron)", declared=(0,), discarder=2, worlds=5)
+    assert sc.units == 4 and sc.payments == (32, -8, -16, -8)
+
+
+def test_bao_payment_example_baozhongbao() -> None:
+    """§4.9: a non-dealer in 闷听 wins by 宝中宝: M = 32, the dealer pays 64, the others 32."""
+    sc = score("hongzhong112", "123m789m111p55p79s +8s", seat=1, declared=(1,), bao="8s", worlds=5)
+    assert sc.units == 32 and sc.payments == (-64, 128, -32, -32)
+
+
+# --------------------------------------------------------------------------- Shanghai §5
+
+
+def test_shanghai_value_example() -> None:
+    """§5.5: flowers f1 f5 and a concealed 1z pung: H = 3, V = 4; the discarder pays 4."""
+    sc = score("shanghai_qhp", "[555p][777s] 111z999m2s f1f5 +2s (ron)", dice=(1, 2), worlds=5)
+    assert sc.facts["flowers"] == 3 and sc.units == 4
+    assert sc.payments == (4, 0, 0, -4)
+
+
+def test_shanghai_dadiaoche_example() -> None:
+    """§5.5: 混一色 大吊车 with H = 1 is raised to one 勒子, V = 20."""
+    units_, names = units("shanghai_qhp", "[123m][456m][789m][111z] 5z +5z (ron)", dice=(1, 2))
+    assert units_ == 20 and "大吊车" in names
+
+
+def test_shanghai_qingpeng_kaibao_example() -> None:
+    """§5.5: 清碰 is 2L = 40; 开宝 doubles it to 80 (and so does 荒番, §5.6)."""
+    hand = "[111m] 333m555m777m9m +9m (ron)"
+    assert units("shanghai_qhp", hand, dice=(1, 2))[0] == 40
+    assert units("shanghai_qhp", hand, dice=(3, 3))[0] == 80
+    assert units("shanghai_qhp", hand, dice=(1, 2), huangfan=1)[0] == 80
+
+
+def test_shanghai_kaibao_not_given_is_eight_in_36() -> None:
+    """Without --dice, 开宝 doubles the value in 8 of 36 rolls (§5.6)."""
+    sc = score("shanghai_qhp", "[111m] 333m555m777m9m +9m (ron)", worlds=4000, seed=2)
+    chance = {-o.payments[3]: o for o in sc.outcomes}
+    assert set(chance) == {40, 80}
+    assert abs(chance[80].probability - 8 / 36) < 4 * chance[80].se
+
+
+def test_shanghai_payments() -> None:
+    """§5.7: a tsumo is paid V by each other seat; a robbed kong 3V by the konger."""
+    tsumo = score("shanghai_qhp", "[111m] 333m555m777m9m +9m", dice=(1, 2), worlds=5)
+    assert tsumo.payments == (120, -40, -40, -40)
+    robbed = score(
+        "shanghai_qhp", "[111m] 234m555m99m78m +6m", how="qianggang", dice=(1, 2), worlds=5
+    )
+    assert robbed.win and robbed.payments[3] == -3 * robbed.units
+
+
+def test_shanghai_liability_ron() -> None:
+    """§5.7: three melds claimed from the discarder make him liable: he pays 2V."""
+    sc = score(
+        "shanghai_qhp",
+        "[111m][333m][555m] 777m9m +9m (ron)",
+        discarder=2,
+        meld_from=(2, 2, 2),
+        dice=(1, 2),
+        worlds=5,
+    )
+    assert sc.payments[2] == -2 * sc.units
+
+
+def test_baida_example() -> None:
+    """§5.9: the indicator 9m makes 1m the 百搭, standing for 4s or 7s beside 5s 6s."""
+    sc = score("shanghai_baida", "234p567p789s33z5s1m +6s (ron)", wild="1m", dice=(1, 2), worlds=5)
+    assert sc.win and sc.payments[3] == -sc.units
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "kw", "words"),
+    [
+        ("changsha", "123m456p789s99s23m +4m", {}, "closest reading"),
+        ("changsha", "123m456p789s55p23m", {}, "mark the winning tile"),
+        ("changsha", "123m456p789s55p23m +4m", {"seat": 1, "turn": 0}, "天胡"),
+        ("changsha", "123m456p789s55p34m +4m (ron)", {"how": "qianggang"}, "robbed kong"),
+        ("changsha", "123m456p789s55p23m +4m", {"how": "gangshang_kaihua"}, "no kong"),
+        ("changsha", "123m456p789s55p23m +4m (ron)", {"how": "zimo"}, "(ron)"),
+        ("changsha", "123m456p789s55p23m +4m", {"how": "tsumogiri"}, "unknown win"),
+        ("changsha", "123m456p789s55p23m +4m", {"dice": (3, 3)}, "no dice"),
+        ("changsha", "123m456p789s55p23m +4m", {"wild": "5m"}, "no wildcard"),
+        ("changsha", "123m456p789s55p23m +4m", {"wall": "4m4m4m4m"}, "in sight"),
+        ("changsha", "123m456p789s55p23m +4m (ron)", {"discarder": 0}, "another seat"),
+        ("generic", "123m456p789s111z2z +2z", {"huangfan": 1}, "no huangfan"),
+        ("hongzhong112", "123m789m111p55p79s +8s", {"declared": (1,)}, "报听"),
+        ("shanghai_qhp", "123m456p789s55p23m +4m", {"dice": (7, 1)}, "1-6"),
+    ],
+)
+def test_refusals_are_one_clear_line(rules: str, hand: str, kw: dict, words: str) -> None:
+    try:
+        sc = score(rules, hand, worlds=5, **kw)
+    except ValueError as error:
+        message = str(error)
+    else:
+        assert not sc.win
+        message = sc.reason
+    assert words in message and "\n" not in message
+
+
+def test_caishen_ron_from_a_paoma_state_is_no_win() -> None:
+    sc = score("caishen16", "[123m][456p][789s] 111z 234m 7z +8m (ron)", wild="7z", worlds=5)
+    assert not sc.win
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_table_and_json() -> None:
+    args = ["score", "111s333s555s777s9s +9s", "--rules", "changsha", "--seat", "1"]
+    out = runner.invoke(app, [*args, "--wall", "5p2s"])
+    assert out.exit_code == 0, out.output
+    assert "88" in out.output and "§2.10" in out.output
+    doc = json.loads(runner.invoke(app, [*args, "--wall", "5p2s", "--json"]).output)
+    assert doc["payments"] == [-28, 88, -36, -24] and doc["exact"]
+
+
+def test_cli_help_lists_every_circumstance() -> None:
+    out = runner.invoke(app, ["score", "--help"], env={"COLUMNS": "200"})
+    for option in (
+        "--how",
+        "--seat",
+        "--dealer",
+        "--from",
+        "--meld-from",
+        "--turn",
+        "--wild",
+        "--bao",
+        "--declared",
+        "--from-ready",
+        "--wall",
+        "--dice",
+        "--huangfan",
+        "--after-draw",
+        "--set",
+        "--json",
+    ):
+        assert option in out.output, option
+
+
+def test_cli_unknown_option_is_one_line() -> None:
+    out = runner.invoke(app, ["score", "123m456p789s55p23m +4m", "--set", "cs_nope=1"])
+    assert out.exit_code == 2
