@@ -269,6 +269,41 @@ def test_baida_example() -> None:
     assert sc.win and sc.payments[3] == -sc.units
 
 
+# --------------------------------------------------------------------------- every rule set
+
+#: a won hand of each playable preset, with the circumstances it needs
+WON = {
+    "generic": ("123m456p789s11p23m +4m", {}),
+    "dingque": ("123m456m789m11p23m +4m", {}),
+    "changsha": ("123m456p789s55p23m +4m", {}),
+    "changsha_classic_1980s": ("123m456p789s55p23m +4m", {}),
+    "changsha_transition_1990": ("123m456p789s55p23m +4m", {}),
+    "caishen16": ("123m456p789s111s11p23m +4m", {"wild": "7z"}),
+    "hongzhong112": ("123m456p789s111s5p +5p", {"declared": (0,)}),
+    "ne_alt": ("123m456p789s111s5p +5p", {"declared": (0,)}),
+    "shanghai_qhp": ("[111m] 333m555m777m9m +9m", {"dice": (1, 2)}),
+    "shanghai_baida": ("123m456p789s11p23m +4m", {"wild": "1z", "dice": (1, 2)}),
+    "shanghai_qiaoma": ("123m456p789s11p23m +4m", {"declared": (0,), "dice": (1, 2)}),
+}
+
+
+def test_every_playable_preset_has_a_won_hand_here() -> None:
+    from mjsim.game.config import playable_rules
+
+    assert set(WON) == {r.id for r in playable_rules()}
+
+
+@pytest.mark.parametrize("rules", sorted(WON))
+def test_every_playable_preset_scores(rules: str) -> None:
+    """A won hand of each preset wins, self-drawn and on a discard, and its payments sum
+    to zero."""
+    hand, kw = WON[rules]
+    for suffix in ("", " (ron)"):
+        sc = score(rules, hand + suffix, worlds=10, **kw)
+        assert sc.win, (rules, suffix, sc.reason)
+        assert sum(sc.payments) == pytest.approx(0) and sc.payments[0] > 0
+
+
 # --------------------------------------------------------------------------- refusals
 
 

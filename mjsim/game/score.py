@@ -339,9 +339,25 @@ def _world(st: _Setting, seed: int):
 
 
 def _reading(rs: RuleSet, form: str) -> str:
-    """A family's name for a message: its form and the pair it needs."""
-    pairs = {f.pair for f in rs.families if f.form == form}
-    return f"{form} (a 258 pair)" if pairs == {"258"} else form
+    """A family's name for a message: its form and what it needs beside melds and a pair.
+
+    >>> _reading(load_rules("hongzhong112"), "standard")
+    'standard (a pung, a chow, a terminal or honour, 2 suits)'
+    """
+    fam = next(f for f in rs.families if f.form == form)
+    needs = [
+        what
+        for what, on in (
+            ("a 258 pair", fam.pair == "258"),
+            ("a pung", fam.need_pung),
+            ("a chow", fam.need_chow),
+            ("a terminal or honour", fam.need_yao),
+            (f"{fam.min_suits} suits", fam.min_suits > 0),
+            ("no tile of the void suit", fam.void_suit),
+        )
+        if on
+    ]
+    return f"{form} ({', '.join(needs)})" if needs else form
 
 
 def _not_a_win(st: _Setting) -> str:
