@@ -304,6 +304,34 @@ def test_every_playable_preset_scores(rules: str) -> None:
         assert sum(sc.payments) == pytest.approx(0) and sc.payments[0] > 0
 
 
+@pytest.mark.parametrize("rules", sorted(WON))
+def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
+    """Every hand of a small ``mjsim play --out`` run won by one seat on a tile, scored
+    again from its record and replayed state (:mod:`mjsim.game.rescore`), pays exactly what
+    the record says (benchmarks/bench_rescore.py: 10,000 hands a rule set)."""
+    from mjsim.game import record as R
+    from mjsim.game.config import game_config
+    from mjsim.game.rescore import rescore
+    from mjsim.sim.games import read_games
+
+    out = tmp_path / "games"
+    result = runner.invoke(
+        app, ["play", "--rules", rules, "-n", "60", "--seed", "11", "--out", str(out), "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    games = read_games(out)
+    sources = game_config(rules).win_sources
+    scored = 0
+    for _, row in games[games.outcome == R.OUT_WIN].iterrows():
+        r = rescore(rules, 11, int(row["index"]))
+        if r is None:  # several winners; no winning tile; 对宝 (no tile drawn)
+            continue
+        paid = tuple(sum(int(row[f"pay_{src}_{s}"]) for src in sources) for s in range(4))
+        assert r.score.win and r.payments == paid, (row["index"], r.score.hand, r.score.how)
+        scored += 1
+    assert scored >= 5
+
+
 # --------------------------------------------------------------------------- refusals
 
 

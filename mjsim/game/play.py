@@ -457,6 +457,14 @@ def replay(
     """The record of hand ``index`` of ``seed`` replayed from the walls and dice of its game
     alone (the game's hands up to it, from the game's first dealer; the readiness columns
     with ``readiness``)."""
+    return replay_game(rules, seed, index, bots, readiness)[0][-1]
+
+
+def replay_game(
+    rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS, readiness: bool = False
+) -> tuple[list[dict[str, int]], dict[str, Any]]:
+    """:func:`replay` with the records of the game's hands before it, and the state as hand
+    ``index`` ended (:func:`play_walls`)."""
     rules = load_rules(rules)
     g = game_config(rules)
     length = g.game_length
@@ -464,10 +472,10 @@ def replay(
     key = stream_key(seed, DICE_STREAM)
     ws = _walls(rules, seed, first, index - first + 1)
     seeds = tuple(int(index_seed(key, i)) for i in range(first, index + 1))
-    recs, _ = play_walls(
+    recs, final = play_walls(
         rules, ws, (first // length) % 4, bots, dice_seeds=seeds, readiness=readiness
     )
-    rec = recs[-1]
-    rec["index"] = index
-    rec["game"] = index // length
-    return rec
+    for i, rec in enumerate(recs):
+        rec["index"] = first + i
+        rec["game"] = index // length
+    return recs, final

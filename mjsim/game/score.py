@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..evaluate import shanten
+from ..kernels.shanten import MELD_PUNG
 from ..notation import parse_hand, parse_tiles, tile_list
 from ..rules import RuleSet, load_rules
 from ..tiles import Hand, name
@@ -171,18 +172,20 @@ def _check(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn: int)
         )
     if not rs.has_flowers and hand.flowers:
         raise ValueError(f"{rs.id} has no flowers: leave f1-f8 out")
-    if not 0 <= turn <= rs.tile_set - 4 * rs.hand_size:
-        raise ValueError(
-            f"turn must be 0 to {rs.tile_set - 4 * rs.hand_size} (the discards {rs.id}'s "
-            f"{rs.tile_set} tiles allow), got {turn}"
-        )
+    if not 0 <= turn <= rs.tile_set:
+        raise ValueError(f"turn must be 0 to {rs.tile_set} ({rs.id}'s tiles), got {turn}")
     if turn == 0 and R.self_drawn(R.WIN_KINDS.index(how)) and seat != dealer:
         raise ValueError(
             f"a self-draw at turn 0 is 天胡, the dealer's alone: seat {seat} is not the "
             f"dealer ({dealer}); give a later --turn"
         )
     tile = int(hand.win_tile)
-    if how == "gangshang_kaihua" and not any(m.type == "kong" for m in hand.melds):
+    bonus_tiles = rs.has_flowers or rs.bonus_kinds
+    if (
+        how == "gangshang_kaihua"
+        and not bonus_tiles
+        and not any(m.type == "kong" for m in hand.melds)
+    ):
         raise ValueError("杠上开花 is won on a kong's replacement: the hand shows no kong")
     if how == "qianggang" and hand.counts[tile] != 1:
         raise ValueError(
@@ -190,6 +193,29 @@ def _check(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn: int)
             f"the hand holds {int(hand.counts[tile])}"
         )
     return tile
+
+
+def _bonus(rs: RuleSet, hand: Hand, bonus: int) -> int:
+    most = 8 * rs.has_flowers + 4 * len(rs.bonus_kinds)
+    if hand.flowers or not 0 <= bonus <= most:
+        raise ValueError(
+            f"bonus must be 0 to {most} ({rs.id}'s bonus tiles), and the hand then names "
+            f"no flowers; got {bonus}"
+        )
+    return int(bonus)
+
+
+def _claimed(rs: RuleSet, seat: int, claimed: dict[int, int]) -> dict[int, int]:
+    out = {}
+    for q, n in claimed.items():
+        q = _seat("a claiming seat", q)
+        if q == seat or not 0 <= n <= rs.melds:
+            raise ValueError(
+                f"claimed gives another seat than the winner ({seat}) and 0 to {rs.melds} "
+                f"melds, got seat {q}: {n}"
+            )
+        out[q] = int(n)
+    return out
 
 
 def _meld_from(exposed: list, seat: int) -> tuple[int, ...]:
@@ -269,6 +295,7 @@ class _Setting:
     wall: tuple[int, ...]
     dice: tuple[int, int] | None
     carried: dict[str, int]
+    claimed: dict[int, int]
 
 
 def _world(st: _Setting, seed: int):
@@ -303,6 +330,10 @@ def _world(st: _Setting, seed: int):
     claimed = [i for i in range(S.n_melds[st.seat]) if S.melds[st.seat, i, M_FROM] >= 0]
     for i, frm in zip(claimed, st.meld_from, strict=True):
         S.melds[st.seat, i, M_FROM] = frm
+    for q, n in st.claimed.items():  # the claims alone: the settlement counts their sources
+        for _ in range(n):
+            S.melds[q, S.n_melds[q]] = (0, MELD_PUNG, st.seat)
+            S.n_melds[q] += 1
     S.status[:, ST_TENPAI] = 0
     if st.discarder_ready:
         S.status[st.discarder, ST_TENPAI] = 1
@@ -437,6 +468,8 @@ def score(
     dice: tuple[int, int] | None = None,
     huangfan: int | None = None,
     after_draw: bool = False,
+    bonus: int | None = None,
+    claimed: dict[int, int] | None = None,
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -449,10 +482,13 @@ def score(
     hand's order: default the 上家); ``turn`` (discards so far: 0 is the dealer's first
     turn, 天胡); ``wild`` (the wildcard kind the deal turned, where the rule set has one);
     ``bao`` (the 宝 indicator turned at the first 报听); ``declared`` (the seats that
-    declared 报听); ``discarder_ready`` (the discarder's tiles were ready: 承包's
+    had declared 报听 before the tile won on was discarded); ``discarder_ready`` (the discarder's tiles were ready: 承包's
     liability reads it); ``wall`` (the next tiles of the wall: Changsha's birds);
     ``dice`` (the opening dice: Shanghai's 开宝); ``huangfan`` (荒番 carried from drawn
-    hands); ``after_draw`` (the hand follows a drawn one: the 宝 game's 荒庄 item).
+    hands); ``after_draw`` (the hand follows a drawn one: the 宝 game's 荒庄 item);
+    ``bonus`` (the bonus tiles set aside: flowers, and dragons where they are bonus tiles;
+    default the flowers written in the hand); ``claimed`` (how many melds each other seat
+    claimed from the winner's discards: 承包 runs both ways, §5.7).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
     random positions (seeded by ``seed``).
     """
@@ -513,7 +549,7 @@ def score(
         discarder=discarder,
         meld_from=meld_from,
         turn=int(turn),
-        flowers=len(parsed.flowers),
+        flowers=len(parsed.flowers) if bonus is None else _bonus(rs, parsed, bonus),
         wild=wild_kind,
         bao=bao_kind,
         declared=declared,
@@ -521,6 +557,7 @@ def score(
         wall=tuple(tile_list(wall)) if wall else (),
         dice=dice,
         carried=carried,
+        claimed=_claimed(rs, seat, claimed or {}),
     )
     head = {
         "rules": rs.id,
