@@ -263,6 +263,31 @@ def test_shanghai_liability_ron() -> None:
     assert sc.payments[2] == -2 * sc.units
 
 
+def test_shanghai_liability_runs_both_ways() -> None:
+    """§5.7 (反承包): the discarder claimed three melds from the winner: he pays 2V."""
+    hand = "[111m] 333m555m777m9m +9m (ron)"
+    plain = score("shanghai_qhp", hand, discarder=2, dice=(1, 2), worlds=5)
+    both = score("shanghai_qhp", hand, discarder=2, claimed={2: 3}, dice=(1, 2), worlds=5)
+    assert plain.payments[2] == -plain.units and both.payments[2] == -2 * both.units
+    out = runner.invoke(
+        app,
+        [
+            "score",
+            hand,
+            "--rules",
+            "shanghai_qhp",
+            "--from",
+            "2",
+            "--claimed",
+            "2:3",
+            "--dice",
+            "1,2",
+            "--json",
+        ],
+    )
+    assert json.loads(out.output)["payments"][2] == -2 * both.units
+
+
 def test_baida_example() -> None:
     """§5.9: the indicator 9m makes 1m the 百搭, standing for 4s or 7s beside 5s 6s."""
     sc = score("shanghai_baida", "234p567p789s33z5s1m +6s (ron)", wild="1m", dice=(1, 2), worlds=5)

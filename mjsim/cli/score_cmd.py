@@ -27,6 +27,18 @@ def _seats(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
+def _claims(text: str | None) -> dict[int, int] | None:
+    if text is None:
+        return None
+    out = {}
+    for item in text.replace(",", " ").split():
+        seat, _, count = item.partition(":")
+        if not (seat.isdigit() and count.isdigit()):
+            raise ValueError(f"--claimed takes seat:count items such as 3:3, got {text!r}")
+        out[int(seat)] = int(count)
+    return out
+
+
 def print_score(sc) -> None:
     """The verdict, the patterns, the payments (with their distribution) and the steps."""
     title = f"{sc.rules}: {sc.hand} — seat {sc.seat}, dealer {sc.dealer}, {sc.how}"
@@ -114,6 +126,18 @@ def score_cmd(
     after_draw: bool = typer.Option(
         False, "--after-draw", help="The hand follows a drawn hand (the 宝 game's 荒庄)."
     ),
+    bonus: int | None = typer.Option(
+        None,
+        "--bonus",
+        help="Bonus tiles set aside (flowers, and dragons where they are bonus tiles), "
+        "instead of writing flowers in the hand.",
+    ),
+    claimed: str | None = typer.Option(
+        None,
+        "--claimed",
+        help="Melds other seats claimed from the winner's discards, seat:count, e.g. 3:3 "
+        "(承包 runs both ways).",
+    ),
     worlds: int = typer.Option(
         2000, "--worlds", help="Random worlds for what the settlement reads and is not given."
     ),
@@ -144,6 +168,8 @@ def score_cmd(
         dice=_pair(dice),
         huangfan=huangfan,
         after_draw=after_draw,
+        bonus=bonus,
+        claimed=_claims(claimed),
         worlds=worlds,
         seed=seed,
     )
