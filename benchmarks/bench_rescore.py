@@ -6,7 +6,8 @@ single winner and a winning tile again from its record and replayed state
 (:func:`mjsim.game.rescore.rescore`) and compares the payments with the record's. Prints,
 per rule set, the won hands, those scored again, how many agree exactly (the claim: all),
 those left out (several winners on one discard; 天胡 on the dealt tiles, a bonus-tile
-win or 对宝 at 报听, which have no winning tile drawn) and the hands scored again per second. A disagreement is
+win or 对宝 at 报听, which have no winning tile drawn; a 开杠 win, whose other revealed
+tiles the state as it ended still holds) and the hands scored again per second. A disagreement is
 printed with its hand. Figures are kept under ``benchmarks/results/bench_rescore/``
 (:mod:`store`; ``--no-save`` for none).
 """

@@ -88,7 +88,8 @@ def rescore(
 ) -> Rescored | None:
     """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module);
     ``None`` for a hand without a single winner, or won on no tile of its own (by bonus
-    tiles alone, 天胡 on the dealt tiles, or 对宝 at 报听)."""
+    tiles alone, 天胡 on the dealt tiles, or 对宝 at 报听), or won by a 开杠 whose other
+    revealed tiles the state as it ended still holds."""
     rs = load_rules(rules)
     g = game_config(rs)
     recs, final = replay_game(rs, seed, index, bots)
@@ -103,6 +104,8 @@ def rescore(
     if final["wild_draw"] == DRAW_ON_READY:
         return None  # 对宝: won at 报听 with a 宝 kind among the waits, no tile drawn
     counts = final["concealed"][seat].copy()
+    if counts.sum() != rs.hand_size + 1 - 3 * final["n_melds"][seat]:
+        return None  # 开杠: the hand as it ended holds the other tiles revealed too
     counts[tile] -= 1  # the winning tile, written apart
     hand = to_compact(Hand(counts=counts, melds=tuple(melds)))
     status = final["status"]
