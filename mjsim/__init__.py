@@ -6,18 +6,27 @@
 >>> mjsim.shanten("123456789m123p9s", rules="changsha")
 1
 
-The hand evaluators and the dealers are loaded on first use, so ``import mjsim`` stays fast.
+Every public name is loaded on first use, so ``import mjsim`` stays fast (it is all the
+console script runs before its Ctrl-C guard, :mod:`mjsim.__main__`).
 """
 
 import importlib
 
-from .notation import NotationError, parse_hand, parse_tiles, to_chinese, to_compact, to_unicode
-from .rules import RulesError, list_rules, load_rules
-from .tiles import Hand, Meld
 from .version import __version__ as __version__
 
 #: public names served lazily: name -> module
 _LAZY = {
+    "NotationError": "notation",
+    "parse_hand": "notation",
+    "parse_tiles": "notation",
+    "to_chinese": "notation",
+    "to_compact": "notation",
+    "to_unicode": "notation",
+    "RulesError": "rules",
+    "list_rules": "rules",
+    "load_rules": "rules",
+    "Hand": "tiles",
+    "Meld": "tiles",
     "shanten": "evaluate",
     "shanten_batch": "evaluate",
     "shanten_by_family": "evaluate",
@@ -44,17 +53,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'mjsim' has no attribute {name!r}")
 
 
-__all__ = [
-    *_LAZY,
-    "Hand",
-    "Meld",
-    "NotationError",
-    "RulesError",
-    "list_rules",
-    "load_rules",
-    "parse_hand",
-    "parse_tiles",
-    "to_chinese",
-    "to_compact",
-    "to_unicode",
-]
+__all__ = list(_LAZY)

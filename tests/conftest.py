@@ -34,6 +34,7 @@ ONE_LANE = (
     "test_notebooks.py",
     "test_cluster.py",
     "test_deals.py",
+    "test_faults.py",
     "test_refcounts.py",
     "test_callref.py",
     "test_charts.py",

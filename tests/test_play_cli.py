@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 import mjsim.sim.games as games_module
 from mjsim.cli import app, output, play_cmd
+from mjsim.cli.output import Interrupted
 from mjsim.game.play import to_frame
 from mjsim.report import play_report
 from mjsim.report.qishou_report import portable
@@ -186,7 +187,9 @@ def test_interrupted_then_resumed(fake_engine, tmp_path, monkeypatch):
 
     monkeypatch.setattr(games_module, "game_table", interrupt_second)
     args = ["play", "-n", "48", "--chunk", "16", "--out", str(out), "--quiet"]
-    line = user_error(*args)
+    stopped = runner.invoke(app, args)  # the console script prints it, status 130
+    assert isinstance(stopped.exception, Interrupted), stopped.output
+    line = str(stopped.exception)
     assert f"interrupted with 1 whole parts in {out}" in line and "resume" in line
     run(*args)
     assert calls == [0, 16, 16, 32]

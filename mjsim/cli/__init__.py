@@ -58,9 +58,11 @@ def _root(
 
 
 def main() -> None:
-    """The console script. A bad option or value is one ``error:`` line and status 2, as
-    every other input error; Ctrl-C is one line and status 130."""
-    from .output import fail
+    """The console script (through :mod:`mjsim.__main__`). A bad option or value is one
+    ``error:`` line and status 2, as every other input error; Ctrl-C in a verb is one line
+    (saying how to resume where parts are on disk) and status 130, before it a
+    ``KeyboardInterrupt`` for :mod:`mjsim.__main__` to say."""
+    from .output import Interrupted, fail
 
     try:
         status = app(standalone_mode=False)
@@ -70,7 +72,11 @@ def main() -> None:
             sys.exit(error.exit_code)
         fail(error.format_message())
         sys.exit(2)
-    except typer.Abort:
-        fail("interrupted")
+    except Interrupted as error:  # in a verb: what is kept and how to go on
+        fail(str(error))
         sys.exit(130)
+    except typer.Abort:
+        status = 130
+    if status == 130:  # typer's for Ctrl-C before the verb: mjsim.__main__ says it
+        raise KeyboardInterrupt
     sys.exit(status if isinstance(status, int) else 0)

@@ -73,9 +73,29 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a verb, with the one line to say (what is kept, how to go on): the
+    console script (:func:`mjsim.cli.main`) prints it and exits with status 130."""
+
+
+def interrupted(out: Any) -> Interrupted:
+    """The interruption of a verb whose ``--out`` is ``out``: the whole parts there, if
+    any, and how to resume.
+
+    >>> str(interrupted(None))
+    'interrupted'
+    """
+    kept = len(list(out.rglob("part-*.parquet"))) if isinstance(out, Path) else 0
+    if not kept:
+        return Interrupted("interrupted")
+    return Interrupted(
+        f"interrupted with {kept} whole parts in {out}; run the same command again to resume"
+    )
+
+
 def write_resumable(out: Path, write: Callable[[], Any]) -> None:
     """Run ``write()`` (a run of Parquet parts into ``out``), turning a folder of another
-    run and an interruption into one-line errors that say how to go on."""
+    run and a full disk into one-line errors that say how to go on."""
     from ..sim.parts import RunMismatch
 
     try:
@@ -83,11 +103,10 @@ def write_resumable(out: Path, write: Callable[[], Any]) -> None:
     except RunMismatch as error:
         raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"cannot write to {out}: {error.strerror or error}") from None
-    except KeyboardInterrupt:
-        kept = len(list(Path(out).rglob("part-*.parquet")))
+        reason = error.strerror or str(error).splitlines()[0]
         raise fail(
-            f"interrupted with {kept} whole parts in {out}; run the same command again to resume"
+            f"cannot write to {out}: {reason}; the whole parts there are kept: make room "
+            "and run the same command again to resume"
         ) from None
 
 
@@ -102,7 +121,7 @@ def rules_from(name: str, settings: list[str] | None):
 
 def user_errors(func):
     """Turn input errors (bad notation, rules, hands) and unwritable outputs into one-line
-    messages and exit 2."""
+    messages and exit 2, and Ctrl-C into :class:`Interrupted`."""
     import functools
 
     @functools.wraps(func)
@@ -114,5 +133,33 @@ def user_errors(func):
         except OSError as error:  # an output folder that cannot be made or written
             where = f"{error.filename}: " if error.filename else ""
             raise fail(f"cannot write {where}{error.strerror or error}") from None
+        except KeyboardInterrupt:
+            raise interrupted(kwargs.get("out")) from None
+        except SystemError as error:  # Ctrl-C inside a callback of compiled code
+            if not _by_interrupt(error):
+                raise
+            raise interrupted(kwargs.get("out")) from None
 
     return wrapper
+
+
+def _by_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` came of a Ctrl-C: a ``SystemError`` numba raises when the
+    interrupt lands in Python code its compiled function called (its constants'
+    unpickling) carries the ``KeyboardInterrupt`` as its cause.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as stop:
+    ...         raise SystemError("returned a result with an exception set") from stop
+    ... except SystemError as error:
+    ...     _by_interrupt(error)
+    True
+    """
+    seen = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -35,6 +35,10 @@ BOTS_HELP = (
     "decision; tuned:FILE plays a player file of mjsim train, tuned the rule set's "
     "shipped player)."
 )
+CHUNK_HELP = (
+    f"Hands per part (rounded up to whole games); default {DEFAULT_CHUNK:,}, fewer with "
+    "search seats (about 30 s of their play), so an interrupted run loses little."
+)
 SEARCH_ROLLOUTS = typer.Option(
     None,
     "--search-rollouts",
@@ -162,7 +166,7 @@ def played(
     seed: int,
     lineup: tuple[str, ...],
     out: Path | None,
-    chunk: int,
+    chunk: int | None,
     scheduler: str | None,
     progress: bool,
     read: list[str],
@@ -208,9 +212,7 @@ def play_cmd(
         parser=folder,
         help="Write the records as Parquet parts here (resumable) and summarise from them.",
     ),
-    chunk: int = typer.Option(
-        DEFAULT_CHUNK, "--chunk", min=1, help="Hands per part (rounded up to whole games)."
-    ),
+    chunk: int | None = typer.Option(None, "--chunk", min=1, help=CHUNK_HELP),
     scheduler: str | None = SCHEDULER,
     readiness: bool = typer.Option(
         False,

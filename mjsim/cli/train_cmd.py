@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..progress import progress_bar
-from .output import SCHEDULER, console, emit_json, fail, rules_from, user_errors
+from .output import SCHEDULER, Interrupted, console, emit_json, fail, rules_from, user_errors
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 
@@ -79,7 +79,7 @@ def train_cmd(
                 command=command,
             )
         except KeyboardInterrupt:
-            raise fail(
+            raise Interrupted(
                 f"interrupted; the last generation is kept in {path}.train: run the same "
                 f"command with --resume to go on"
             ) from None

@@ -10,10 +10,9 @@ import typer
 from rich.table import Table
 
 from ..game.play import parse_bots
-from ..sim.games import DEFAULT_CHUNK
 from ..stats.waits_study import READ, deal_waits, ready_seats, waits_study, win_by_live_and_shape
 from .output import MAX_COUNT, SCHEDULER, console, emit_json, folder, rules_from, user_errors
-from .play_cmd import BOTS_HELP, played
+from .play_cmd import BOTS_HELP, CHUNK_HELP, played
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 
@@ -159,9 +158,7 @@ def waits_cmd(
         parser=folder,
         help="Write the records as Parquet parts here (resumable) and study them.",
     ),
-    chunk: int = typer.Option(
-        DEFAULT_CHUNK, "--chunk", min=1, help="Hands per part (rounded up to whole games)."
-    ),
+    chunk: int | None = typer.Option(None, "--chunk", min=1, help=CHUNK_HELP),
     scheduler: str | None = SCHEDULER,
     quiet: bool = QUIET,
     json: bool = JSON,

@@ -23,14 +23,42 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..game.play import DEFAULT_BOTS, game_length, parse_bots, play_rows, to_frame
+from ..game.policy import DEFAULT_ROLLOUTS
 from ..rules import RuleSet, load_rules
 from .deals import run_params as deal_params
 from .executor import Cluster
 from .parts import part_paths, read_parts, run_parts
 from .parts import run_params as folder_params
 
-#: hands per part: about 30 MB of records in memory (rounded up to whole games)
-DEFAULT_CHUNK = 100_000
+#: hands per part of a line-up without search seats (rounded up to whole games): about
+#: 6 s of play on the slowest rule set measured here (shanghai_qhp's tuned seats, 3,401
+#: hands/s), 2 s on changsha, so an interrupted run loses seconds, not minutes
+DEFAULT_CHUNK = 20_000
+#: a part's play with search seats, at most about this many seconds
+SEARCH_PART_SECONDS = 30
+#: hands/s of one search seat deciding with 64 worlds, on the slowest rule set measured
+#: (shanghai_qhp, benchmarks/bench_search.py): a decision's cost grows with its worlds
+SEARCH_HANDS_PER_S_64 = 39
+
+
+def default_chunk(bots: tuple[str, ...] | str) -> int:
+    """Hands per part for a line-up: :data:`DEFAULT_CHUNK`, or, with search seats, what
+    they play in about :data:`SEARCH_PART_SECONDS` (fewer for more seats and worlds).
+    A function of the line-up alone, so a run's parts are the same whatever the machine.
+
+    >>> default_chunk("efficiency"), default_chunk("search,efficiency,efficiency,value")
+    (20000, 1170)
+    >>> default_chunk("search:4096,search:4096,search:4096,search:4096")  # then one game
+    4
+    """
+    worlds = sum(
+        int(name.partition(":")[2] or DEFAULT_ROLLOUTS)
+        for name in parse_bots(bots)
+        if name.startswith("search")
+    )
+    if not worlds:
+        return DEFAULT_CHUNK
+    return max(1, SEARCH_PART_SECONDS * SEARCH_HANDS_PER_S_64 * 64 // worlds)
 
 
 def game_chunk(chunk: int, length: int) -> int:
@@ -75,7 +103,7 @@ def write_games(
     seed: int,
     out: str | Path,
     bots: tuple[str, ...] | str = DEFAULT_BOTS,
-    chunk: int = DEFAULT_CHUNK,
+    chunk: int | None = None,
     progress: bool = True,
     scheduler: Cluster | str | None = None,
     readiness: bool = False,
@@ -83,15 +111,15 @@ def write_games(
     """Play ``n`` hands and write their records as Parquet parts under ``out``.
 
     Resumable: run it again after an interruption and only the missing parts are played.
-    ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` is rounded
-    up to whole games. ``scheduler``: where the chunks are played — here (``None``), or a
+    ``bots``: four names or text (:func:`mjsim.game.play.parse_bots`); ``chunk`` hands a
+    part (None: :func:`default_chunk`), rounded up to whole games. ``scheduler``: where the chunks are played — here (``None``), or a
     dask.distributed cluster (a handle or address, :func:`mjsim.sim.executor.cluster`);
     the same files either way. ``readiness``: record the readiness columns (the waits
     study reads them).
     """
     rules = load_rules(rules)
     bots = parse_bots(bots)
-    chunk = game_chunk(chunk, game_length(rules))
+    chunk = game_chunk(default_chunk(bots) if chunk is None else chunk, game_length(rules))
     if n < 1:
         raise ValueError(f"n must be at least 1 hand, got {n}")
     run_parts(

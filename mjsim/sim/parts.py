@@ -45,22 +45,36 @@ def part_name(start: int, n: int) -> str:
     return f"part-{start:012d}-{n:09d}.parquet"
 
 
+def _atomic(path: Path, write: Callable[[Path], Any]) -> None:
+    """``write(tmp)`` to a temporary name beside ``path``, then renamed to ``path``; a
+    write that fails (a full disk, an interrupt) removes its temporary file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write ``data`` as JSON atomically (a temporary file renamed)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False))
-    os.replace(tmp, path)
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    _atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_part(path: Path, table: pa.Table, meta: bytes) -> None:
     """Write one part atomically, with the run's parameters ``meta`` in its metadata."""
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta})
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+    _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
-def _read_manifest(manifest: Path) -> dict[str, Any]:
+def clear_stale(folder: Path) -> None:
+    """Remove the temporary files (``.<name>.<pid>.tmp``) a killed run left in ``folder``."""
+    for stale in folder.glob(".*.tmp"):
+        stale.unlink(missing_ok=True)
+
+
+def read_manifest(manifest: Path) -> dict[str, Any]:
     """A run folder's ``run.json``; a file that is not a run's is one line naming it."""
     try:
         old = json.loads(manifest.read_text(encoding="utf-8"))
@@ -77,7 +91,7 @@ def _read_manifest(manifest: Path) -> dict[str, Any]:
 def _check_manifest(folder: Path, params: dict[str, Any]) -> None:
     manifest = folder / "run.json"
     if manifest.exists():
-        old = _read_manifest(manifest)
+        old = read_manifest(manifest)
         diff = sorted(k for k in set(old) | set(params) if old.get(k) != params.get(k))
         if diff:
             shown = ", ".join(f"{k}: {old.get(k)!r} there, {params.get(k)!r} now" for k in diff)
@@ -129,8 +143,7 @@ def run_parts(
     params = dict(params, total=total, chunk=chunk)
     _check_manifest(folder, params)
     meta = json.dumps(params, ensure_ascii=False).encode()
-    for stale in folder.glob(".part-*.tmp"):
-        stale.unlink(missing_ok=True)  # left by an interrupted write
+    clear_stale(folder)
     tasks = [(start, min(chunk, total - start)) for start in range(0, total, chunk)]
 
     def write(task: tuple[int, int], table: pa.Table) -> None:
@@ -171,4 +184,4 @@ def read_parts(folder: str | Path, columns: list[str] | None = None) -> pd.DataF
 
 def run_params(folder: str | Path) -> dict[str, Any]:
     """The parameters a run folder was written with (its ``run.json``)."""
-    return _read_manifest(Path(folder) / "run.json")
+    return read_manifest(Path(folder) / "run.json")

@@ -39,7 +39,15 @@ from ..progress import progress_bar
 from ..rules import RulesError, RuleSet, parse_override
 from ..sim import executor
 from ..sim.games import run_params as game_params
-from ..sim.parts import RunMismatch, part_name, part_ok, write_json, write_part
+from ..sim.parts import (
+    RunMismatch,
+    clear_stale,
+    part_name,
+    part_ok,
+    read_manifest,
+    write_json,
+    write_part,
+)
 from ..version import __version__
 from . import hand_metrics as HM
 from . import paired as P
@@ -291,10 +299,10 @@ class _Folder:
             for v in variants
         ]
         self.out.mkdir(parents=True, exist_ok=True)
+        clear_stale(self.out)
         manifest = self.out / "compare.json"
         if manifest.exists():
-            old = json.loads(manifest.read_text())
-            if old != json.loads(json.dumps(params)):
+            if read_manifest(manifest) != json.loads(json.dumps(params)):
                 raise RunMismatch(
                     f"{out} holds a different comparison; choose another --out or delete it"
                 )
@@ -302,8 +310,7 @@ class _Folder:
             write_json(manifest, params)
         for d, meta, v in zip(self.dirs, self.metas, variants):
             d.mkdir(exist_ok=True)
-            for stale in d.glob(".part-*.tmp"):
-                stale.unlink(missing_ok=True)  # left by an interrupted write
+            clear_stale(d)
             write_json(d / "run.json", json.loads(meta) | {"variant": v.name})
 
     def has(self, task: tuple[int, int]) -> bool:
