@@ -58,8 +58,8 @@ def print_advice(doc: dict[str, Any]) -> None:
     if doc.get("pays"):
         best = doc["discards"][0]["tile"]
         pays = Table(
-            title=f"what each winning tile pays after {best} (net to seat {doc['seat']}; "
-            "mean where birds or dice are not known)"
+            title=f"after {best}: what each winning tile pays seat {doc['seat']}",
+            caption="net; a mean where the birds or dice are not known",
         )
         for col in ("wins on", "live", "self-drawn", "on a discard", "patterns"):
             pays.add_column(col, justify="left" if col in ("wins on", "patterns") else "right")
