@@ -123,7 +123,7 @@ def waits(
     hand = as_hand(hand, rules)
     check_size(hand, rules, (rules.hand_size,))
     owned = _owned(hand)
-    if form in (None, "standard") and beside_lone_wild(hand.counts, hand, rules, wild):
+    if form in (None, "standard") and beside_lone_wild(hand.counts, len(hand.melds), rules, wild):
         mask = compile_rules(rules).kind_mask & (owned < 4)
     else:
         mask = W.waits_many(*_kernel_args(hand, rules, form, wild, void))[0]
@@ -173,7 +173,14 @@ def waits_batch(
     ``int8[N, 34]`` (4 − own copies − visible copies; meaningful where a kind is a wait).
 
     ``visible`` is ``int[N, 34]`` or ``int[34]`` counts seen elsewhere; exposed melds are
-    counted by ``n_melds`` only, so their copies are not subtracted here.
+    counted by ``n_melds`` only, so their copies are not subtracted here. A row in the
+    财神牛 / 财神单吊 state waits on every kind it holds fewer than four of, as
+    :func:`waits` says.
+
+    >>> from mjsim import parse_hand
+    >>> hand = parse_hand("123m456p789s111z234m7z", "caishen16").counts[None, :]
+    >>> int(waits_batch(hand, "caishen16", wild="7z")[0].sum())
+    34
     """
     rules = load_rules(rules)
     hands = check_batch(hands, rules, n_melds)
@@ -193,6 +200,11 @@ def waits_batch(
         wild_mask(wild),
         comp.tables,
     )
+    if rules.lone_wild and wild is not None and form in (None, "standard"):
+        melds = per_row(n_melds, n)
+        for i in range(n):  # 财神牛 / 财神单吊: every kind it holds fewer than four of
+            if beside_lone_wild(hands[i], int(melds[i]), rules, wild):
+                mask[i] = comp.kind_mask & (owned[i] < 4)
     seen = (
         np.zeros((n, N_KINDS), np.int64)
         if visible is None

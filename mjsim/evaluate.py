@@ -285,7 +285,7 @@ def is_win(
     if hand.win_tile is None or hand.win_by == "ron" or form not in (None, "standard"):
         return False
     counts = np.asarray(hand.counts, dtype=np.uint8) - _one(hand.win_tile)
-    return beside_lone_wild(counts, hand, rules, wild)
+    return beside_lone_wild(counts, len(hand.melds), rules, wild)
 
 
 def _one(kind: int) -> np.ndarray:
@@ -294,17 +294,18 @@ def _one(kind: int) -> np.ndarray:
     return one
 
 
-def beside_lone_wild(counts: np.ndarray, hand: Hand, rules: RuleSet, wild: WildSpec) -> bool:
-    """Whether ``counts`` (the concealed tiles of ``hand``, less one where it is complete)
-    less one wild tile are the melds the hand lacks, complete: the lone wild tile then
-    pairs with any tile where the rule set's ``lone_wild`` says so (财神牛 / 财神单吊)."""
+def beside_lone_wild(counts: np.ndarray, n_melds: int, rules: RuleSet, wild: WildSpec) -> bool:
+    """Whether ``counts`` (concealed tiles beside ``n_melds`` melds, less the winning tile
+    where the hand is complete) less one wild tile are the melds the hand lacks, complete:
+    the lone wild tile then pairs with any tile where the rule set's ``lone_wild`` says so
+    (财神牛 / 财神单吊)."""
     mask = wild_mask(wild)
     held = np.flatnonzero(mask & (counts > 0))
     if not rules.lone_wild or not held.size:
         return False
     comp = compile_rules(rules)
     rest = counts - _one(int(held[0]))
-    need = np.int64(rules.melds - len(hand.melds))
+    need = np.int64(rules.melds - n_melds)
     return int(K.melds_cost(rest, mask, comp.honour_mask, comp.tables, need)) == 0
 
 

@@ -292,6 +292,24 @@ def test_lone_caishen_in_the_public_api():
     assert [r.id for r in list_rules() if r.lone_wild] == [CS]
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "[123m][456p][888s]111z234m7z",  # 财神牛 beside a melded pung of 8s
+        "[123m][456m][789p][111s][234s]7z",  # 财神单吊
+        "123m456p789s111z234m7z",  # 财神牛, every meld concealed
+        "123m456p789s111z23m7z8s",  # no lone 财神: an ordinary wait
+    ],
+)
+def test_lone_caishen_waits_batch_agrees_with_waits(hand):
+    """waits_batch reads 财神牛 / 财神单吊 as waits does, row by row."""
+    from mjsim import parse_hand, waits_batch
+
+    h = parse_hand(hand, CS)
+    mask, _ = waits_batch(h.counts[None, :], CS, n_melds=len(h.melds), wild="7z")
+    assert set(np.flatnonzero(mask[0])) == {w.kind for w in waits(hand, rules=CS, wild="7z")}
+
+
 def test_claim_ranking_largest_hand_wins():
     """Seat 1 (平胡, 硬) and seat 2 (单吊, 双翻) both win on seat 0's 9p: seat 2 takes it;
     two equal hands: the first in turn order from the discarder."""
