@@ -96,6 +96,14 @@ def test_changsha_worked_example_under_mul() -> None:
     assert sc.payments[2] == -36
 
 
+def test_changsha_fewer_tiles_left_than_birds() -> None:
+    """§2.6: with one tile left only one bird is drawn; with none (海底) no bird."""
+    one = score("changsha", "123m456p789s55p23m +4m", wall="1m", left=1, worlds=5)
+    assert one.exact and one.facts["n_birds"] == 1
+    last = score("changsha", "123m456p789s55p23m +4m", how="haidi_laoyue", worlds=5)
+    assert last.exact and last.facts["n_birds"] == 0
+
+
 def test_changsha_birds_not_given_are_a_distribution() -> None:
     """Without --wall the birds are drawn at random: the outcomes are the 0, 1 and 2 hits
     on the discarder's payment (7, 14, 21 for a dealer's 碰碰胡 ron), their chances sum to

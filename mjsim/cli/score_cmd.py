@@ -138,6 +138,11 @@ def score_cmd(
         help="Melds other seats claimed from the winner's discards, seat:count, e.g. 3:3 "
         "(承包 runs both ways).",
     ),
+    left: int | None = typer.Option(
+        None,
+        "--left",
+        help="Tiles left to draw when the hand is won (fewer than the birds: fewer birds).",
+    ),
     worlds: int = typer.Option(
         2000, "--worlds", help="Random worlds for what the settlement reads and is not given."
     ),
@@ -170,6 +175,7 @@ def score_cmd(
         after_draw=after_draw,
         bonus=bonus,
         claimed=_claims(claimed),
+        left=left,
         worlds=worlds,
         seed=seed,
     )

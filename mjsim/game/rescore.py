@@ -130,6 +130,7 @@ def rescore(
         huangfan=rec.get("huangfan"),
         after_draw=len(recs) > 1 and recs[-2]["outcome"] == R.OUT_DRAW and g.model == "bao",
         bonus=int(status[seat, ST_BONUS]),
+        left=int(final["tail"] - final["head"] - g.cfg[V.RESERVE]) if how[:5] != "haidi" else None,
         claimed={q: c for q in range(4) if q != seat and (c := _claims(final, q, seat))},
         worlds=1,
     )

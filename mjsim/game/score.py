@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluate import shanten
 from ..kernels.shanten import MELD_PUNG
 from ..notation import parse_hand, parse_tiles, tile_list
 from ..rules import RuleSet, load_rules
@@ -36,7 +35,7 @@ from . import scoring as SC
 from . import values as V
 from .config import game_config, scoring_values
 from .position import position
-from .score_steps import steps
+from .score_steps import not_a_win, steps
 from .state import (
     M_FROM,
     P_BAO,
@@ -68,16 +67,6 @@ _CARRIED = {"huangfan": "K_HUANGFAN", "after_draw": "K_DRAWN"}
 #: seat-numbered model columns kept whole in the facts (the others: the winner's alone)
 _WHOLE = ("bird", "hits")
 Z95 = 1.959963984540054
-#: why a complete shape may still not win, by scoring model
-NO_WIN = {
-    "generic": "the seat's void suit or a barred claim (§1.4, §1.8)",
-    "changsha": "a small win needs a 258 pair (§2.2) and no big win applies (§2.4)",
-    "caishen": "the 财神 game's shapes and its claim rules (§3.4, §3.5)",
-    "bao": "the 宝 game's win predicate: a pung, a chow, a terminal or honour, and the "
-    "suits it asks (§4.5)",
-    "shanghai": "a legal hand of the rule set (§5.3, §5.9, §5.10), e.g. one suit with "
-    "honours or all pungs in 清混碰",
-}
 
 
 @dataclass(frozen=True)
@@ -205,6 +194,16 @@ def _bonus(rs: RuleSet, hand: Hand, bonus: int) -> int:
     return int(bonus)
 
 
+def _left(how: str, left: int | None) -> int | None:
+    if how in ("haidi_laoyue", "haidi_pao"):
+        if left not in (None, 0):
+            raise ValueError(f"{how} is won on the last tile: no tiles are left, not {left}")
+        return 0
+    if left is not None and left < 0:
+        raise ValueError(f"left counts the tiles left to draw: 0 or more, got {left}")
+    return left
+
+
 def _claimed(rs: RuleSet, seat: int, claimed: dict[int, int]) -> dict[int, int]:
     out = {}
     for q, n in claimed.items():
@@ -237,9 +236,10 @@ def _meld_from(exposed: list, seat: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int) -> None:
+def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int, first: int) -> None:
     """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
-    down the wall or from another seat's hand, so that every tile stays accounted for."""
+    down the wall, from the tiles drawn since ``first`` (the position's own head), or from
+    another seat's hand, so that every tile stays accounted for."""
     head, tail = int(S.pos[P_HEAD]), int(S.pos[P_TAIL])
     if len(kinds) > tail - head:
         raise ValueError(f"{len(kinds)} wall tiles asked for, {tail - head} left")
@@ -247,7 +247,7 @@ def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int) -> None:
         j = head + i
         if wall[j] == k:
             continue
-        later = [x for x in range(j + 1, tail) if wall[x] == k]
+        later = [x for x in (*range(j + 1, tail), *range(first, head)) if wall[x] == k]
         if later:
             wall[j], wall[later[0]] = wall[later[0]], wall[j]
             continue
@@ -296,6 +296,7 @@ class _Setting:
     dice: tuple[int, int] | None
     carried: dict[str, int]
     claimed: dict[int, int]
+    left: int | None
 
 
 def _world(st: _Setting, seed: int):
@@ -346,10 +347,17 @@ def _world(st: _Setting, seed: int):
         SC.declare(G, S, np.int64(d))
     S.pos[P_TURNS] = st.turn
     S.pos[P_KONGS] = sum(m.type == "kong" for m in st.hand.melds)
+    first = int(S.pos[P_HEAD])
+    if st.left is not None:
+        head = S.pos[P_TAIL] - G.cfg[V.RESERVE] - st.left
+        if head < S.pos[P_HEAD]:
+            raise ValueError(
+                f"{st.left} tiles left to draw: this position leaves at most "
+                f"{S.pos[P_TAIL] - G.cfg[V.RESERVE] - S.pos[P_HEAD]}"
+            )
+        S.pos[P_HEAD] = head
     if st.wall:
-        _wall_head(S, wall, list(st.wall), st.seat)
-    if st.how in (R.WIN_HAIDILAO, R.WIN_HAIDIPAO):
-        S.pos[P_HEAD] = S.pos[P_TAIL] - G.cfg[V.RESERVE]
+        _wall_head(S, wall, list(st.wall), st.seat, first)
     module = SC.model(g.model)
     for key, value in st.carried.items():
         S.carry[getattr(module, _CARRIED[key])] = value
@@ -367,50 +375,6 @@ def _world(st: _Setting, seed: int):
     if legal:
         finish_win(G, S, W, wall, rec, np.int64(1 << st.seat), kind, np.int64(st.discarder), t)
     return S, rec, bool(legal)
-
-
-def _reading(rs: RuleSet, form: str) -> str:
-    """A family's name for a message: its form and what it needs beside melds and a pair.
-
-    >>> _reading(load_rules("hongzhong112"), "standard")
-    'standard (a pung, a chow, a terminal or honour, 2 suits)'
-    """
-    fam = next(f for f in rs.families if f.form == form)
-    needs = [
-        what
-        for what, on in (
-            ("a 258 pair", fam.pair == "258"),
-            ("a pung", fam.need_pung),
-            ("a chow", fam.need_chow),
-            ("a terminal or honour", fam.need_yao),
-            (f"{fam.min_suits} suits", fam.min_suits > 0),
-            ("no tile of the void suit", fam.void_suit),
-        )
-        if on
-    ]
-    return f"{form} ({', '.join(needs)})" if needs else form
-
-
-def _not_a_win(st: _Setting) -> str:
-    """Why the tiles do not win: the closest reading and what it lacks."""
-    rs, hand = st.rs, st.hand
-    forms = sorted({f.form for f in rs.families})
-    wild = [st.wild] if st.wild is not None else None
-    by_form = {f: shanten(hand, rs, form=f, wild=wild) for f in forms}
-    reached = {f: v for f, v in by_form.items() if v is not None}
-    if not reached or min(reached.values()) >= 0:
-        best = min(reached, key=reached.get) if reached else forms[0]
-        n = reached.get(best)
-        far = f"{n + 1} tile(s) from complete" if n is not None else "out of reach"
-        return f"not a complete hand: its closest reading, {_reading(rs, best)}, is {far}"
-    complete = ", ".join(_reading(rs, f) for f, v in reached.items() if v < 0)
-    g = game_config(rs)
-    if g.cfg[V.DECLARE] == V.DECLARE_REQUIRED and st.seat not in st.declared:
-        return (
-            f"complete as {complete}, but {rs.id} lets only a declared (报听) seat win: "
-            f"declare seat {st.seat}"
-        )
-    return f"complete as {complete}, but no win under {rs.id} here: {NO_WIN[g.model]}"
 
 
 def _patterns(module, bits: int) -> tuple[Pattern, ...]:
@@ -470,6 +434,7 @@ def score(
     after_draw: bool = False,
     bonus: int | None = None,
     claimed: dict[int, int] | None = None,
+    left: int | None = None,
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -488,7 +453,9 @@ def score(
     hands); ``after_draw`` (the hand follows a drawn one: the 宝 game's 荒庄 item);
     ``bonus`` (the bonus tiles set aside: flowers, and dragons where they are bonus tiles;
     default the flowers written in the hand); ``claimed`` (how many melds each other seat
-    claimed from the winner's discards: 承包 runs both ways, §5.7).
+    claimed from the winner's discards: 承包 runs both ways, §5.7); ``left`` (the tiles
+    left to draw when the hand is won: fewer than the birds leaves fewer birds, §2.6;
+    0 for the 海底 wins, default whatever a random position leaves).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
     random positions (seeded by ``seed``).
     """
@@ -558,6 +525,7 @@ def score(
         dice=dice,
         carried=carried,
         claimed=_claimed(rs, seat, claimed or {}),
+        left=_left(how, left),
     )
     head = {
         "rules": rs.id,
@@ -580,7 +548,9 @@ def _settled(st: _Setting, head: dict[str, Any], worlds: int, seed: int) -> Scor
     for _ in range(worlds):
         S, rec, legal = _world(st, int(rng.integers(2**62)))
         if not legal:
-            return Score(**head, win=False, reason=_not_a_win(st))
+            return Score(
+                **head, win=False, reason=not_a_win(st.rs, st.hand, st.wild, st.seat, st.declared)
+            )
         pay = S.pay.sum(axis=0)
         values.setdefault(tuple(int(x) for x in pay), (int(S.units[st.seat]), int(S.bits[st.seat])))
         pays.append(pay)

@@ -1,5 +1,6 @@
-"""The steps of a score (:mod:`mjsim.game.score`): each payment of a settled win told as
-arithmetic, each step naming its rule and RULES.md section.
+"""The words of a score (:mod:`mjsim.game.score`): each payment of a settled win told as
+arithmetic, each step naming its rule and RULES.md section; and why a hand that does not
+win does not.
 
 The payments themselves are the engine's; these steps restate them from the rule set's
 values and the facts the settlement recorded, and the tests check that the two agree.
@@ -15,8 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import name
+from ..evaluate import shanten
+from ..rules import RuleSet
+from ..tiles import Hand, name
 from . import record as R
+from . import values as V
+from .config import game_config
 
 #: where each model's rules live in RULES.md: (values, payments)
 SECTIONS = {
@@ -26,6 +31,63 @@ SECTIONS = {
     "bao": ("§4.7", "§4.9"),
     "shanghai": ("§5.4, §5.5", "§5.7"),
 }
+
+
+#: why a complete shape may still not win, by scoring model
+NO_WIN = {
+    "generic": "the seat's void suit or a barred claim (§1.4, §1.8)",
+    "changsha": "a small win needs a 258 pair (§2.2) and no big win applies (§2.4)",
+    "caishen": "the 财神 game's shapes and its claim rules (§3.4, §3.5)",
+    "bao": "the 宝 game's win predicate: a pung, a chow, a terminal or honour, and the "
+    "suits it asks (§4.5)",
+    "shanghai": "a legal hand of the rule set (§5.3, §5.9, §5.10), e.g. one suit with "
+    "honours or all pungs in 清混碰",
+}
+
+
+def _reading(rs: RuleSet, form: str) -> str:
+    """A family's name for a message: its form and what it needs beside melds and a pair.
+
+    >>> from mjsim.rules import load_rules
+    >>> _reading(load_rules("hongzhong112"), "standard")
+    'standard (a pung, a chow, a terminal or honour, 2 suits)'
+    """
+    fam = next(f for f in rs.families if f.form == form)
+    needs = [
+        what
+        for what, on in (
+            ("a 258 pair", fam.pair == "258"),
+            ("a pung", fam.need_pung),
+            ("a chow", fam.need_chow),
+            ("a terminal or honour", fam.need_yao),
+            (f"{fam.min_suits} suits", fam.min_suits > 0),
+            ("no tile of the void suit", fam.void_suit),
+        )
+        if on
+    ]
+    return f"{form} ({', '.join(needs)})" if needs else form
+
+
+def not_a_win(rs: RuleSet, hand: Hand, wild: int | None, seat: int, declared) -> str:
+    """Why ``hand`` does not win for ``seat`` (``declared``: the seats that declared): the
+    closest reading and what it lacks."""
+    forms = sorted({f.form for f in rs.families})
+    wild = [wild] if wild is not None else None
+    by_form = {f: shanten(hand, rs, form=f, wild=wild) for f in forms}
+    reached = {f: v for f, v in by_form.items() if v is not None}
+    if not reached or min(reached.values()) >= 0:
+        best = min(reached, key=reached.get) if reached else forms[0]
+        n = reached.get(best)
+        far = f"{n + 1} tile(s) from complete" if n is not None else "out of reach"
+        return f"not a complete hand: its closest reading, {_reading(rs, best)}, is {far}"
+    complete = ", ".join(_reading(rs, f) for f, v in reached.items() if v < 0)
+    g = game_config(rs)
+    if g.cfg[V.DECLARE] == V.DECLARE_REQUIRED and seat not in declared:
+        return (
+            f"complete as {complete}, but {rs.id} lets only a declared (报听) seat win: "
+            f"declare seat {seat}"
+        )
+    return f"complete as {complete}, but no win under {rs.id} here: {NO_WIN[g.model]}"
 
 
 def _seat_word(s: int, dealer: int) -> str:
