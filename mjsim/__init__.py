@@ -31,7 +31,7 @@ _LAZY = {
     "shanten_batch": "evaluate",
     "shanten_by_family": "evaluate",
     "is_win": "evaluate",
-    "decompose": "decompose",
+    "decompose": "decomposition",
     "waits": "efficiency",
     "ukeire": "efficiency",
     "waits_batch": "efficiency",

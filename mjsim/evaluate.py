@@ -189,7 +189,7 @@ def meld_flags(hand: Hand) -> int:
 
 def as_hand(hand: Hand | str, rules: RuleSet) -> Hand:
     """``hand`` as a :class:`~mjsim.tiles.Hand`, read from notation against ``rules`` when a
-    string (shared by the facades :mod:`mjsim.efficiency` and :mod:`mjsim.decompose`)."""
+    string (shared by the facades :mod:`mjsim.efficiency` and :mod:`mjsim.decomposition`)."""
     if isinstance(hand, Hand):
         return hand
     return parse_hand(hand, rules)

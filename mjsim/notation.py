@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .rules.model import quote
 from .tiles import (
     FLOWER_ZH,
     HONOUR_ZH,
@@ -72,23 +73,8 @@ _FLOWER_WORDS = {zh: 34 + i for i, zh in enumerate(FLOWER_ZH)}
 _DIGITS = "0123456789"
 
 
-def _quote(text: str, pos: int = 0, width: int = 60) -> str:
-    """``text`` quoted for a message: whole when short, else the ``width`` characters
-    around ``pos`` with its length.
-
-    >>> _quote("1m" * 500, 7)
-    "'1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m…' (1,000 characters)"
-    """
-    if len(text) <= width:
-        return repr(text)
-    start = max(0, min(pos - width // 2, len(text) - width))
-    part = ("…" if start else "") + text[start : start + width]
-    part += "…" if start + width < len(text) else ""
-    return f"{part!r} ({len(text):,} characters)"
-
-
 def _error(text: str, pos: int, token: str, why: str) -> NotationError:
-    return NotationError(f"{why}: {_quote(token)} at position {pos} in {_quote(text, pos)}")
+    return NotationError(f"{why}: {quote(token)} at position {pos} in {quote(text, pos)}")
 
 
 class _Reader:
@@ -222,8 +208,8 @@ def parse_hand(text: str, rules: Any = None) -> Hand:
     """
     if not isinstance(text, str):
         raise NotationError(f"a hand must be a string, got {type(text).__name__}")
-    if isinstance(rules, str):
-        from .rules import load_rules  # a rule set's name: its preset
+    if rules is not None:
+        from .rules import load_rules  # a rule set's name: its preset; anything else refused
 
         rules = load_rules(rules)
     end, win_tile, win_by = _split_winning_tile(text)
@@ -285,7 +271,7 @@ def _split_winning_tile(text: str) -> tuple[int, tuple[int, int, str] | None, st
 
 def _check(text, seen, concealed, melds, flowers, rules) -> None:
     if not concealed and not melds:
-        raise NotationError(f"empty hand: no tiles in {_quote(text)}")
+        raise NotationError(f"empty hand: no tiles in {quote(text)}")
     totals: dict[int, int] = {}
     for kind, pos, token in seen:
         totals[kind] = totals.get(kind, 0) + 1
@@ -307,7 +293,7 @@ def _check(text, seen, concealed, melds, flowers, rules) -> None:
     if size > max_tiles:
         hint = "" if rules is not None else " (pass rules='caishen16' for 16-tile hands)"
         raise NotationError(
-            f"too many tiles: {_quote(text)} has {size} (kongs count as 3), at most "
+            f"too many tiles: {quote(text)} has {size} (kongs count as 3), at most "
             f"{max_tiles}{hint}"
         )
 

@@ -1,7 +1,7 @@
 """Readiness in the played records (issue 16, item 1): the first time each seat's 13 tiles
 won on some kind — the turn, the winning kinds, their live copies, the wait's shape,
 exposed melds — checked against the hands played, against positions, and the shapes against
-the Python decompositions (:mod:`mjsim.decompose`)."""
+the Python decompositions (:mod:`mjsim.decomposition`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scripted import kinds
 
-from mjsim.decompose import decompose
+from mjsim.decomposition import decompose
 from mjsim.efficiency import waits_batch
 from mjsim.game import record as R
 from mjsim.game import shape as SH
@@ -114,7 +114,7 @@ def _shape(rules, text, melds=(), wild=None):
 
 
 def _reference_shape(text):
-    """The generic shape from the Python decompositions (:func:`mjsim.decompose.decompose`):
+    """The generic shape from the Python decompositions (:func:`mjsim.decomposition.decompose`):
     each winning kind's widest wait name (ryanmen, shanpon, closed, edge, single); one name
     on no more kinds than the shape has, or several."""
     counts = np.bincount(np.array(kinds(text)), minlength=34)

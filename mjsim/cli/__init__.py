@@ -57,6 +57,10 @@ def _root(
     """mjsim: shanten, waits, 起手胡 odds and rule studies for Chinese mahjong."""
 
 
+#: the longest usage error passed on whole
+LONGEST = 200
+
+
 def main() -> None:
     """The console script (through :mod:`mjsim.__main__`). A bad option or value is one
     ``error:`` line and status 2, as every other input error; Ctrl-C in a verb is one line
@@ -70,7 +74,10 @@ def main() -> None:
         if type(error).__name__ == "NoArgsIsHelpError":  # a verb group alone: its help
             error.show()
             sys.exit(error.exit_code)
-        fail(error.format_message())
+        from ..rules.model import quote
+
+        message = error.format_message()  # click's, which may hold a whole argument
+        fail(message if len(message) <= LONGEST else f"{message[:LONGEST]}… ({quote(message)})")
         sys.exit(2)
     except Interrupted as error:  # in a verb: what is kept and how to go on
         fail(str(error))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from ..decompose import decompose
+from ..decomposition import decompose
 from ..efficiency import ukeire, waits
 from ..evaluate import shanten
 from ..kernels import shanten as K

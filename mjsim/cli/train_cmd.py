@@ -10,7 +10,16 @@ import typer
 from rich.table import Table
 
 from ..progress import progress_bar
-from .output import SCHEDULER, Interrupted, console, emit_json, fail, rules_from, user_errors
+from .output import (
+    MAX_COUNT,
+    SCHEDULER,
+    Interrupted,
+    console,
+    emit_json,
+    fail,
+    rules_from,
+    user_errors,
+)
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
 
@@ -18,7 +27,11 @@ def train_cmd(
     rules: str = RULES,
     settings: list[str] = SET,
     budget: int = typer.Option(
-        None, "--budget", min=1, help="Hands to play in training (the same player on any machine)."
+        None,
+        "--budget",
+        min=1,
+        max=MAX_COUNT,
+        help="Hands to play in training (the same player on any machine).",
     ),
     minutes: float = typer.Option(
         None,
@@ -50,6 +63,7 @@ def train_cmd(
     path = out if out is not None else Path(f"{rs.id}.player.json")
     if str(path) == "" or path.is_dir():
         raise fail(f"--out must be a file name, got {str(path)!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after it
     total = budget if budget is not None else int(60 * minutes)
     command = shlex.join(["mjsim", "train", *sys.argv[2:]])
     with cluster(scheduler) as handle, progress_bar("training", total, not quiet) as advance:

@@ -25,6 +25,7 @@ from mjsim.rules.model import (
     Requirement,
     RulesError,
     RuleSet,
+    quote,
     unknown_option,
 )
 
@@ -92,7 +93,7 @@ def parse_override(text: str, rules: str | RuleSet | None = None) -> tuple[str, 
     key, equals, value = text.partition("=")
     key = key.strip()
     if not equals or not key:
-        raise RulesError(f"override {text!r} is not of the form key=value")
+        raise RulesError(f"override {quote(text)} is not of the form key=value")
     if rules is not None:
         return key, load_rules(rules).option(key).parse(value)
     for preset in list_rules():
@@ -103,11 +104,16 @@ def parse_override(text: str, rules: str | RuleSet | None = None) -> tuple[str, 
 
 
 def _known_id(name: str) -> str:
+    if not isinstance(name, str):
+        raise RulesError(
+            f"a rule set is an id (a string) or a RuleSet, got {type(name).__name__} "
+            f"(valid ids: {', '.join(RULE_SETS)})"
+        )
     if name in RULE_SETS:
         return name
     close = difflib.get_close_matches(name, RULE_SETS, n=3)
     hint = f"; did you mean: {', '.join(close)}?" if close else ""
-    raise RulesError(f"unknown rule set {name!r}{hint} (valid: {', '.join(RULE_SETS)})")
+    raise RulesError(f"unknown rule set {quote(name)}{hint} (valid: {', '.join(RULE_SETS)})")
 
 
 @cache

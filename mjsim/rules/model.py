@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import math
 import numbers
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -82,16 +83,31 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def quote(text: str, pos: int = 0, width: int = 60) -> str:
+    """``text`` quoted for a message: whole when short, else the ``width`` characters
+    around ``pos`` with its length.
+
+    >>> quote("1m" * 500, 7)
+    "'1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m…' (1,000 characters)"
+    """
+    if len(text) <= width:
+        return repr(text)
+    start = max(0, min(pos - width // 2, len(text) - width))
+    part = ("…" if start else "") + text[start : start + width]
+    part += "…" if start + width < len(text) else ""
+    return f"{part!r} ({len(text):,} characters)"
+
+
 def unknown_option(name: str, known: Iterable[str], where: str) -> RulesError:
     """The error for an option name that ``where`` (e.g. "rule set 'changsha'") lacks."""
     known = sorted(known)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.75)
     hint = f"did you mean: {', '.join(close)}?" if close else f"valid options: {', '.join(known)}"
-    return RulesError(f"unknown option {name!r} for {where}; {hint}")
+    return RulesError(f"unknown option {quote(name)} for {where}; {hint}")
 
 
 def _show(value: Any) -> str:
-    return repr(value) if isinstance(value, str) else format_value(value)
+    return quote(value) if isinstance(value, str) else format_value(value)
 
 
 def _as_int(value: Any) -> Any:
@@ -101,8 +117,11 @@ def _as_int(value: Any) -> Any:
 
 
 def _as_number(value: Any) -> Any:
+    """An int or a finite float, else :data:`_INVALID` (NaN and infinities included)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return int(value) if isinstance(value, numbers.Integral) else float(value)
+        return float(value) if math.isfinite(value) else _INVALID
     return _INVALID
 
 

@@ -37,6 +37,7 @@ from ..game.config import game_config
 from ..game.play import play_rows, to_frame
 from ..progress import progress_bar
 from ..rules import RulesError, RuleSet, parse_override
+from ..rules.model import quote
 from ..sim import executor
 from ..sim.games import run_params as game_params
 from ..sim.parts import (
@@ -78,12 +79,12 @@ def parse_variant(text: str, base: RuleSet) -> Variant:
         name, body = text, text
     name, items = name.strip(), [t.rstrip(",") for t in re.split(r"[;\s]+", body.strip()) if t]
     if not items:
-        raise RulesError(f"variant {text!r} changes nothing; give it as 'name: option=value'")
+        raise RulesError(f"variant {quote(text)} changes nothing; give it as 'name: option=value'")
     try:
         overrides = dict(parse_override(item, base) for item in items)
         return Variant(name or body.strip(), base.with_options(**overrides))
     except RulesError as error:
-        raise RulesError(f"variant {name!r}: {error}") from None
+        raise RulesError(f"variant {quote(name)}: {error}") from None
 
 
 def sweep_variants(text: str, base: RuleSet) -> list[Variant]:
@@ -91,7 +92,7 @@ def sweep_variants(text: str, base: RuleSet) -> list[Variant]:
     key, equals, values = text.partition("=")
     items = [v.strip() for v in values.split(",") if v.strip()]
     if not equals or len(items) < 1:
-        raise RulesError(f"sweep {text!r} is not of the form option=value1,value2,...")
+        raise RulesError(f"sweep {quote(text)} is not of the form option=value1,value2,...")
     return [parse_variant(f"{key.strip()}={v}: {key.strip()}={v}", base) for v in items]
 
 

@@ -22,10 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from .evaluate import as_hand, check_size, wild_mask
+from .evaluate import HandError, as_hand, check_size, wild_mask
 from .notation import counts_to_compact
 from .rules import RuleSet, load_rules
 from .tiles import N_KINDS, Hand, is_258
+
+#: the most held wildcards :func:`decompose` tries as every kind: four copies of a wildcard
+#: kind, the most a rule set deals (five take seconds, each one more about ten times longer)
+MAX_WILDS = 4
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,11 @@ def decompose(
     mask = wild_mask(wild)
     natural = hand.counts.astype(np.int64)
     n_wild = int(natural[mask].sum())
+    if n_wild > MAX_WILDS:
+        raise HandError(
+            f"decompose tries each wildcard as every kind: at most {MAX_WILDS} wildcard tiles, "
+            f"this hand holds {n_wild}"
+        )
     natural[mask] = 0
     exposed = tuple((m.type, m.first, m.concealed) for m in hand.melds)
     need = rules.melds - len(hand.melds)
