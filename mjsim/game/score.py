@@ -28,6 +28,7 @@ import numpy as np
 
 from ..kernels.shanten import MELD_PUNG
 from ..notation import parse_hand, parse_tiles, tile_list
+from ..progress import compile_notice
 from ..rules import RuleSet, load_rules
 from ..tiles import Hand, name
 from . import record as R
@@ -51,6 +52,9 @@ from .wins import finish_win, self_win, win_test_on
 
 #: how a hand may be won (the engine's win kinds, bonus-tile wins aside)
 HOWS = R.WIN_KINDS[1:-1]
+#: a first score's compile with nothing cached: the engine's deal, win test and settlement
+#: of a model (what its first played hand compiles, about a minute on 2 cores)
+COMPILE_SECONDS = 60
 #: the default count of random worlds a payment is averaged over
 WORLDS = 2000
 #: the most worlds
@@ -536,7 +540,9 @@ def score(
         "dealer": dealer,
         "discarder": None if tsumo else discarder,
     }
-    return _settled(st, head, worlds, seed)
+    label = f"the game engine's win test and settlement ({game_config(rs).model} model)"
+    with compile_notice(None, label, COMPILE_SECONDS):
+        return _settled(st, head, worlds, seed)
 
 
 def _settled(st: _Setting, head: dict[str, Any], worlds: int, seed: int) -> Score:
