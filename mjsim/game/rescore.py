@@ -71,15 +71,16 @@ def _claims(final: dict[str, Any], a: int, b: int) -> int:
     return int((final["melds"][a, : final["n_melds"][a], M_FROM] == b).sum())
 
 
-def _declared(g, final: dict[str, Any]) -> tuple[int, ...]:
-    """The seats that had declared before the last discard: a seat that declared with it
-    (its declare turn, where the model keeps one, the hand's last) had not."""
+def _declared(g, final: dict[str, Any], discarder: int | None) -> tuple[int, ...]:
+    """The seats that had declared before the tile won on was discarded: the discarder had
+    not if he declared with that discard (his declare turn, where the model keeps one, the
+    hand's last)."""
     slot = getattr(SC.model(g.model), "M_DECLARE_TURN", None)
     return tuple(
         s
         for s in range(4)
         if final["status"][s, ST_DECLARED]
-        and (slot is None or final["model"][slot + s] < final["turns"])
+        and (slot is None or s != discarder or final["model"][slot + s] < final["turns"])
     )
 
 
@@ -123,7 +124,7 @@ def rescore(
         turn=int(final["turns"]),
         wild=name(int(rec["wild_kind"])) if g.cfg[V.WILD] == V.WILD_INDICATOR else None,
         bao=name(int(final["bao"])) if final["bao"] >= 0 and g.model == "bao" else None,
-        declared=_declared(g, final),
+        declared=_declared(g, final, discarder),
         discarder_ready=bool(discarder is not None and status[discarder, ST_TENPAI]),
         wall=" ".join(birds),
         dice=dice,
