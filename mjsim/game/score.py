@@ -271,7 +271,7 @@ def _dice_seed(G, S, rec, columns: tuple[str, ...], dice: tuple[int, int]) -> in
         raise ValueError(f"dice must be two numbers 1-6, got {dice}")
     c0 = columns.index("dice_0")
     for seed in range(100_000):
-        SC.start_hand(G, S, rec, np.int64(seed))
+        SC.start_hand(G, S, rec, np.uint64(seed))
         if (rec[c0], rec[c0 + 1]) in (dice, dice[::-1]):
             return seed
     raise AssertionError("no dice seed found")  # 36 outcomes: unreachable
@@ -369,7 +369,7 @@ def _world(st: _Setting, seed: int):
     if st.dice is not None:
         dice_seed = _dice_seed(G, S, rec, g.columns, st.dice)
     S.pay[:] = 0
-    SC.start_hand(G, S, rec, np.int64(dice_seed))
+    SC.start_hand(G, S, rec, np.uint64(dice_seed))
     s, t, kind = np.int64(st.seat), np.int64(st.tile), np.int64(st.how)
     if tsumo:
         legal = bool(self_win(G, S, W, s, t, kind, np.int64(0)))
