@@ -70,7 +70,6 @@ TURN = 8
 _CARRIED = {"huangfan": "K_HUANGFAN", "after_draw": "K_DRAWN"}
 #: seat-numbered model columns kept whole in the facts (the others: the winner's alone)
 _WHOLE = ("bird", "hits")
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
