@@ -1,12 +1,15 @@
 """The long fuzz profile (issue 43): random inputs into the public API and random command
 lines over every verb, counted, with every crash and every write outside ``--out``.
 
-Run: ``.venv/bin/python benchmarks/fuzz.py [--api 100000] [--cli 5000] [--seed 0]``.
+Run: ``.venv/bin/python benchmarks/fuzz.py [--api 100000] [--cli 5000] [--seed 0]
+[--jobs 2]``.
 The inputs come from ``tests/fuzzing.py`` (the generators of ``tests/test_fuzz.py``'s
 quick profile), each from its own ``random.Random`` keyed by the seed and its index, so a
 case is made again from ``--seed`` and the index printed beside it. Command lines are the
-long profile's: a verb outside ``fuzzing.CHEAP`` is valid one time in four, with small
-sizes, so the long verbs run too. Prints the machine, the inputs tried, the outcomes
+long profile's: a verb outside ``fuzzing.CHEAP`` is valid one time in a hundred
+(``fuzzing.LONG_VALID``), with small sizes, so the long verbs run too; ``--jobs`` spreads the
+command lines over processes (each case depends on its index alone, so the counts do not
+depend on ``--jobs``), and a progress line goes to stderr every ``--every`` lines. Prints the machine, the inputs tried, the outcomes
 (results and one-line errors), the crashes and writes outside ``--out`` (both must be 0,
 else the script exits 1 after listing them) and the run time. No result file: the figures
 are quoted in ``docs/testing.md``.
@@ -15,6 +18,7 @@ are quoted in ``docs/testing.md``.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import shlex
 import sys
@@ -44,12 +48,12 @@ def fuzz_api(n: int, seed: int) -> tuple[Counter, list[str]]:
     return outcomes, failures
 
 
-def fuzz_cli(n: int, seed: int, slow: float) -> tuple[Counter, list[str], int, list[str]]:
-    """``n`` command lines: counts by verb and exit status, the failures, how many wrote
-    outside ``--out``, and the runs slower than ``slow`` seconds."""
+def fuzz_cli_cases(cases: range, seed: int, slow: float) -> tuple[Counter, list, int, list]:
+    """The command lines of ``cases``: counts by verb and exit status, the failures, how
+    many wrote outside ``--out``, and the runs slower than ``slow`` seconds."""
     outcomes: Counter = Counter()
     failures, slowest, strays = [], [], 0
-    for i in range(n):
+    for i in cases:
         argv = fuzzing.command_line(random.Random(f"cli-{seed}-{i}"), fuzzing.VERBS, quick=False)
         with tempfile.TemporaryDirectory(prefix="mjsim-fuzz-") as cwd:
             outcome = fuzzing.run_cli(argv, Path(cwd))
@@ -64,11 +68,43 @@ def fuzz_cli(n: int, seed: int, slow: float) -> tuple[Counter, list[str], int, l
     return outcomes, failures, strays, slowest
 
 
+def fuzz_cli(n: int, seed: int, slow: float, jobs: int, every: int):
+    """``n`` command lines in batches of ``every`` over ``jobs`` processes, a progress line
+    after each batch; the totals of :func:`fuzz_cli_cases`."""
+    batches = [range(start, min(start + every, n)) for start in range(0, n, every)]
+    outcomes: Counter = Counter()
+    failures, slowest, strays, done = [], [], 0, 0
+    start = time.perf_counter()
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked threads
+    with context.Pool(jobs) as pool:
+        work = [(cases, seed, slow) for cases in batches]
+        for counts, failed, stray, slow_ones in pool.imap_unordered(_cases, work):
+            outcomes.update(counts)
+            failures += failed
+            strays += stray
+            slowest += slow_ones
+            done += sum(counts.values())
+            seconds = time.perf_counter() - start
+            print(
+                f"  {done:,}/{n:,} command lines, {seconds:.0f} s, "
+                f"failures {len(failures)}, writes outside --out {strays}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return outcomes, failures, strays, slowest
+
+
+def _cases(work: tuple) -> tuple:
+    return fuzz_cli_cases(*work)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--api", type=int, default=100_000, help="public API calls")
     parser.add_argument("--cli", type=int, default=5_000, help="command lines")
     parser.add_argument("--seed", type=int, default=0, help="the cases' seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the command lines")
+    parser.add_argument("--every", type=int, default=50, help="command lines a progress line")
     parser.add_argument(
         "--slow", type=float, default=30.0, help="list command lines slower than this (s)"
     )
@@ -79,7 +115,9 @@ def main() -> None:
     api_seconds = time.perf_counter() - start
     print(f"API: {args.api:,} calls in {api_seconds:.0f} s: {dict(api)}")
     start = time.perf_counter()
-    cli, cli_failures, strays, slowest = fuzz_cli(args.cli, args.seed, args.slow)
+    cli, cli_failures, strays, slowest = fuzz_cli(
+        args.cli, args.seed, args.slow, args.jobs, args.every
+    )
     cli_seconds = time.perf_counter() - start
     print(f"command lines: {args.cli:,} in {cli_seconds:.0f} s")
     for (verb, status), count in sorted(
