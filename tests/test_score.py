@@ -78,6 +78,32 @@ def test_changsha_compound_single_caps_at_one() -> None:
     assert units(rs, "1133s4477s2299s6s +6s", wall=NO_BIRD)[0] == 1
 
 
+@pytest.mark.parametrize(("multi", "want"), [("add", 3), ("mul", 4)])
+def test_changsha_several_revealed_tiles_win(multi: str, want: int) -> None:
+    """§2.5's special case: 将一色 + 杠上开花 (C = 2) with two revealed tiles that win
+    gives U = 3 under add and 4 under mul; with one of them, C."""
+    from mjsim.rules import load_rules
+
+    rs = load_rules("changsha", cs_multi_gangkai=multi)
+    hand = "[2222m] 5m5m8m2p5p8p2s5s8s8s +2p"
+    kw = {"how": "gangshang_kaihua", "wall": NO_BIRD}
+    assert units(rs, hand, revealed="5s", **kw) == (want, ["将一色", "杠上开花"])
+    assert units(rs, hand, revealed="1s", **kw)[0] == 2  # 1s does not win: w = 1
+    assert units(rs, hand, **kw)[0] == 2
+
+
+def test_changsha_revealed_tile_paying_more_is_refused() -> None:
+    """The konger takes the revealed tile that pays most; naming a lesser one is refused."""
+    with pytest.raises(ValueError, match="pays more than"):
+        score(
+            "changsha",
+            "[2222m] 555m888s22p55p +8p",  # 8p: 将一色; 5p would add 碰碰胡
+            how="gangshang_kaihua",
+            revealed="5p",
+            worlds=5,
+        )
+
+
 def test_changsha_worked_example() -> None:
     """§2.10: seat 1 self-draws 清一色碰碰胡 (U = 2), seat 0 deals, birds 5p 2s from the
     winner: seat 0 pays 28, seat 2 36, seat 3 24; the winner receives 88."""
@@ -162,13 +188,40 @@ def test_caishen_type_examples(hand: str, type_zh: str) -> None:
     assert type_zh in units("caishen16", hand, wild="7z")[1]
 
 
-def test_caishen_soft_example_is_barred_as_a_ron() -> None:
-    """§3.5's soft example won by ron: before the win its 16 tiles (123m 456m 78p9p 111s
-    234s and a lone 7z) are in the 财神牛 state, which §3.4 lets win only self-drawn. The
-    engine follows §3.4; self-drawn, the same tiles win as 财神牛."""
+def test_caishen_soft_example() -> None:
+    """§3.5's soft example: 7z stands for 6p or 9p beside 78p and the ron on 5p makes the
+    pair; no natural reading exists, so it is 软 (tier 1), and the three losers pay 1 each
+    (§3.6: all three pay a ron)."""
+    sc = score("caishen16", "123m456m78p111s234s5p7z +5p (ron)", seat=1, wild="7z", worlds=5)
+    assert sc.win and [p.name_zh for p in sc.patterns] == ["软牌"]
+    assert sc.payments == (-1, 3, -1, -1)
+
+
+def test_caishen_ron_from_a_paoma_state_names_it() -> None:
+    """§3.4: 16 tiles already 5 melds and a lone 财神 (财神牛, 跑马) win only self-drawn:
+    the ron is refused with the reason; self-drawn they win as 财神牛."""
     sc = score("caishen16", "123m456m78p111s234s9p7z +9p (ron)", wild="7z", worlds=5)
-    assert not sc.win
+    assert not sc.win and "跑马" in sc.reason and "\n" not in sc.reason
     assert "财神牛" in units("caishen16", "123m456m78p111s234s9p7z +9p", wild="7z")[1]
+
+
+@pytest.mark.parametrize(
+    ("hand", "type_zh", "each"),
+    [
+        ("7z7z7z1m4m7m2p5p8p3s6s9s1z2z3z5z +4z", "三财神软胡", 2),  # 硬: T = 2
+        ("7z7z7z123m456m789p111s2s +2s", "三财神硬胡", 4),  # 双翻: T = 4
+    ],
+)
+def test_caishen_three_caishen_examples(hand: str, type_zh: str, each: int) -> None:
+    """§3.5's 三财神 rows, self-drawn by a non-dealer (§3.6: each loser pays B·T, B = 1)."""
+    sc = score("caishen16", hand, seat=1, wild="7z", worlds=5)
+    assert sc.win and type_zh in [p.name_zh for p in sc.patterns]
+    assert sc.payments == (-each, 3 * each, -each, -each)
+
+
+def test_caishen_three_caishen_soft_is_self_draw_only() -> None:
+    sc = score("caishen16", "7z7z7z1m4m7m2p5p8p3s6s9s1z2z3z5z +4z (ron)", wild="7z", worlds=5)
+    assert not sc.win
 
 
 def test_caishen_scoring_example() -> None:
@@ -385,6 +438,13 @@ def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
         ("generic", "123m456p789s111z2z +2z", {"huangfan": 1}, "no huangfan"),
         ("hongzhong112", "123m789m111p55p79s +8s", {"declared": (1,)}, "报听"),
         ("shanghai_qhp", "123m456p789s55p23m +4m", {"dice": (7, 1)}, "1-6"),
+        ("generic", "123m456p789s111z2z +2z", {"revealed": "5m"}, "开杠"),
+        (
+            "changsha",
+            "234m567p22p34s{7777m} +5s",
+            {"how": "gangshang_kaihua", "revealed": "1m2m"},
+            "at most 1",
+        ),
     ],
 )
 def test_refusals_are_one_clear_line(rules: str, hand: str, kw: dict, words: str) -> None:
@@ -396,11 +456,6 @@ def test_refusals_are_one_clear_line(rules: str, hand: str, kw: dict, words: str
         assert not sc.win
         message = sc.reason
     assert words in message and "\n" not in message
-
-
-def test_caishen_ron_from_a_paoma_state_is_no_win() -> None:
-    sc = score("caishen16", "[123m][456p][789s] 111z 234m 7z +8m (ron)", wild="7z", worlds=5)
-    assert not sc.win
 
 
 # --------------------------------------------------------------------------- command line
@@ -432,6 +487,10 @@ def test_cli_help_lists_every_circumstance() -> None:
         "--dice",
         "--huangfan",
         "--after-draw",
+        "--bonus",
+        "--claimed",
+        "--left",
+        "--revealed",
         "--set",
         "--json",
     ):

@@ -143,6 +143,12 @@ def score_cmd(
         "--left",
         help="Tiles left to draw when the hand is won (fewer than the birds: fewer birds).",
     ),
+    revealed: str = typer.Option(
+        "",
+        "--revealed",
+        help="The other tiles a 开杠 revealed beside the winning one, e.g. 5p (Changsha: "
+        "each that wins too raises the units, §2.5).",
+    ),
     worlds: int = typer.Option(
         2000, "--worlds", help="Random worlds for what the settlement reads and is not given."
     ),
@@ -176,6 +182,7 @@ def score_cmd(
         bonus=bonus,
         claimed=_claims(claimed),
         left=left,
+        revealed=revealed,
         worlds=worlds,
         seed=seed,
     )

@@ -145,8 +145,10 @@ def _open_kong(G, S, W, wall, rec, bots, s):
                 S.bits[s] = b
     if n_win > 0:
         S.units[s] = SC.open_kong_units(G, best_units, n_win)
+        taken = False  # one tile wins: a second of its kind goes to the pile
         for i in range(k):
-            if W.offered[i] == best and not W.claimed[i]:
+            if W.offered[i] == best and not taken:
+                taken = True
                 W.claimed[i] = True
                 S.concealed[s, best] += 1
             else:

@@ -464,7 +464,7 @@ def replay_game(
     rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS, readiness: bool = False
 ) -> tuple[list[dict[str, int]], dict[str, Any]]:
     """:func:`replay` with the records of the game's hands before it, and the state as hand
-    ``index`` ended (:func:`play_walls`)."""
+    ``index`` ended (:func:`play_walls`), its ``wall`` (kinds, head first) included."""
     rules = load_rules(rules)
     g = game_config(rules)
     length = g.game_length
@@ -478,4 +478,5 @@ def replay_game(
     for i, rec in enumerate(recs):
         rec["index"] = first + i
         rec["game"] = index // length
+    final["wall"] = ws[-1]
     return recs, final

@@ -27,7 +27,16 @@ from . import values as V
 from .config import game_config
 from .play import DEFAULT_BOTS, replay_game
 from .score import Score, score
-from .state import DRAW_ON_READY, M_FROM, M_KIND, M_TYPE, ST_BONUS, ST_DECLARED, ST_TENPAI
+from .state import (
+    DRAW_ON_READY,
+    M_FROM,
+    M_KIND,
+    M_TYPE,
+    ST_BONUS,
+    ST_DECLARED,
+    ST_LOCKED,
+    ST_TENPAI,
+)
 
 _MELD = {
     MELD_CHOW: ("chow", False),
@@ -84,13 +93,23 @@ def _declared(g, final: dict[str, Any], discarder: int | None) -> tuple[int, ...
     )
 
 
+def _revealed(g, final: dict[str, Any], seat: int, how: str, tile: int) -> str:
+    """The other tiles a 开杠 won on revealed: the wall's tiles past its tail, where the
+    winner is locked (only a 开杠 locks a seat that kongs; a locked seat never 补张s)."""
+    k = int(g.cfg[V.OPEN_KONG_TILES]) if g.cfg[V.OPEN_KONG] else 0
+    if how != "gangshang_kaihua" or not k or not final["status"][seat, ST_LOCKED]:
+        return ""
+    shown = [int(x) for x in final["wall"][final["tail"] : final["tail"] + k]]
+    shown.remove(tile)
+    return " ".join(name(x) for x in shown)
+
+
 def rescore(
     rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
 ) -> Rescored | None:
     """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module);
     ``None`` for a hand without a single winner, or won on no tile of its own (by bonus
-    tiles alone, 天胡 on the dealt tiles, or 对宝 at 报听), or won by a 开杠 whose other
-    revealed tiles the state as it ended still holds."""
+    tiles alone, 天胡 on the dealt tiles, or 对宝 at 报听)."""
     rs = load_rules(rules)
     g = game_config(rs)
     recs, final = replay_game(rs, seed, index, bots)
@@ -105,8 +124,6 @@ def rescore(
     if final["wild_draw"] == DRAW_ON_READY:
         return None  # 对宝: won at 报听 with a 宝 kind among the waits, no tile drawn
     counts = final["concealed"][seat].copy()
-    if counts.sum() != rs.hand_size + 1 - 3 * final["n_melds"][seat]:
-        return None  # 开杠: the hand as it ended holds the other tiles revealed too
     counts[tile] -= 1  # the winning tile, written apart
     hand = to_compact(Hand(counts=counts, melds=tuple(melds)))
     status = final["status"]
@@ -133,6 +150,7 @@ def rescore(
         bonus=int(status[seat, ST_BONUS]),
         left=int(final["tail"] - final["head"] - g.cfg[V.RESERVE]) if how[:5] != "haidi" else None,
         claimed={q: c for q in range(4) if q != seat and (c := _claims(final, q, seat))},
+        revealed=_revealed(g, final, seat, how, tile),
         worlds=1,
     )
     recorded = tuple(sum(int(rec[f"pay_{src}_{s}"]) for src in g.win_sources) for s in range(4))

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels.shanten import MELD_PUNG
-from ..notation import parse_hand, parse_tiles, tile_list
+from ..notation import parse_hand, tile_list
 from ..progress import compile_notice
 from ..rules import RuleSet, load_rules
 from ..tiles import Hand, name
@@ -36,6 +36,17 @@ from . import scoring as SC
 from . import values as V
 from .config import game_config, scoring_values
 from .position import position
+from .score_input import (
+    bonus_count,
+    claims_on,
+    default_meld_from,
+    how_won,
+    kind_of,
+    revealed_tiles,
+    seat_of,
+    tiles_left,
+    winning_tile,
+)
 from .score_steps import not_a_win, steps
 from .state import (
     M_FROM,
@@ -50,8 +61,6 @@ from .state import (
 )
 from .wins import finish_win, self_win, win_test_on
 
-#: how a hand may be won (the engine's win kinds, bonus-tile wins aside)
-HOWS = R.WIN_KINDS[1:-1]
 #: a first score's compile with nothing cached: the engine's deal, win test and settlement
 #: of a model (what its first played hand compiles, about a minute on 2 cores)
 COMPILE_SECONDS = 60
@@ -124,121 +133,6 @@ class Score:
         return asdict(self)
 
 
-def _how(hand: Hand, how: str | None) -> str:
-    if how is None:
-        return "dianpao" if hand.win_by == "ron" else "zimo"
-    if how not in HOWS:
-        raise ValueError(f"unknown win {how!r}; wins: {', '.join(HOWS)}")
-    if hand.win_by == "ron" and R.self_drawn(R.WIN_KINDS.index(how)):
-        raise ValueError(f"the hand says (ron) but {how} is self-drawn")
-    if hand.win_by == "tsumo" and not R.self_drawn(R.WIN_KINDS.index(how)):
-        raise ValueError(f"the hand says (tsumo) but {how} is won on another's tile")
-    return how
-
-
-def _seat(what: str, value: int) -> int:
-    if not isinstance(value, int | np.integer) or not 0 <= value <= 3:
-        raise ValueError(f"{what} must be a seat 0-3, got {value!r}")
-    return int(value)
-
-
-def _kind(rs: RuleSet, what: str, text: str) -> int:
-    counts = parse_tiles(text)
-    if counts.sum() != 1 or counts[34:].any():
-        raise ValueError(f"{what} must be one tile such as 5m or 1z, got {text!r}")
-    k = int(np.flatnonzero(counts)[0])
-    if k not in rs.kinds:
-        raise ValueError(f"{what} {name(k)} is not a tile of {rs.id}")
-    return k
-
-
-def _check(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn: int) -> int:
-    """The winning tile, after the circumstances are checked (one clear line each)."""
-    if hand.win_tile is None:
-        raise ValueError("mark the winning tile with + (e.g. '... +5s', '+5s (ron)')")
-    want = rs.hand_size + 1 - 3 * len(hand.melds)
-    if hand.n_concealed != want:
-        raise ValueError(
-            f"a won hand holds {want} concealed tiles beside its {len(hand.melds)} meld(s) "
-            f"(the winning tile included), got {hand.n_concealed}"
-        )
-    if not rs.has_flowers and hand.flowers:
-        raise ValueError(f"{rs.id} has no flowers: leave f1-f8 out")
-    if not 0 <= turn <= rs.tile_set:
-        raise ValueError(f"turn must be 0 to {rs.tile_set} ({rs.id}'s tiles), got {turn}")
-    if turn == 0 and R.self_drawn(R.WIN_KINDS.index(how)) and seat != dealer:
-        raise ValueError(
-            f"a self-draw at turn 0 is 天胡, the dealer's alone: seat {seat} is not the "
-            f"dealer ({dealer}); give a later --turn"
-        )
-    tile = int(hand.win_tile)
-    bonus_tiles = rs.has_flowers or rs.bonus_kinds
-    if (
-        how == "gangshang_kaihua"
-        and not bonus_tiles
-        and not any(m.type == "kong" for m in hand.melds)
-    ):
-        raise ValueError("杠上开花 is won on a kong's replacement: the hand shows no kong")
-    if how == "qianggang" and hand.counts[tile] != 1:
-        raise ValueError(
-            f"a robbed kong is the fourth {name(tile)}, the other three in the konger's pung: "
-            f"the hand holds {int(hand.counts[tile])}"
-        )
-    return tile
-
-
-def _bonus(rs: RuleSet, hand: Hand, bonus: int) -> int:
-    most = 8 * rs.has_flowers + 4 * len(rs.bonus_kinds)
-    if hand.flowers or not 0 <= bonus <= most:
-        raise ValueError(
-            f"bonus must be 0 to {most} ({rs.id}'s bonus tiles), and the hand then names "
-            f"no flowers; got {bonus}"
-        )
-    return int(bonus)
-
-
-def _left(how: str, left: int | None) -> int | None:
-    if how in ("haidi_laoyue", "haidi_pao"):
-        if left not in (None, 0):
-            raise ValueError(f"{how} is won on the last tile: no tiles are left, not {left}")
-        return 0
-    if left is not None and left < 0:
-        raise ValueError(f"left counts the tiles left to draw: 0 or more, got {left}")
-    return left
-
-
-def _claimed(rs: RuleSet, seat: int, claimed: dict[int, int]) -> dict[int, int]:
-    out = {}
-    for q, n in claimed.items():
-        q = _seat("a claiming seat", q)
-        if q == seat or not 0 <= n <= rs.melds:
-            raise ValueError(
-                f"claimed gives another seat than the winner ({seat}) and 0 to {rs.melds} "
-                f"melds, got seat {q}: {n}"
-            )
-        out[q] = int(n)
-    return out
-
-
-def _meld_from(exposed: list, seat: int) -> tuple[int, ...]:
-    """Default sources of the exposed melds: a chow from the 上家, pungs and kongs from the
-    对家, the 下家 and the 上家 in turn (no seat gives three: no 承包 unless asked).
-
-    >>> from mjsim.tiles import Meld
-    >>> _meld_from([Meld("pung", 0), Meld("chow", 9), Meld("pung", 3), Meld("kong", 5)], 0)
-    (2, 3, 1, 3)
-    """
-    rota = [(seat + j) % 4 for j in (2, 1, 3)]
-    out, i = [], 0
-    for m in exposed:
-        if m.type == "chow":
-            out.append((seat + 3) % 4)
-        else:
-            out.append(rota[i % 3])
-            i += 1
-    return tuple(out)
-
-
 def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int, first: int) -> None:
     """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
     down the wall, from the tiles drawn since ``first`` (the position's own head), or from
@@ -300,6 +194,7 @@ class _Setting:
     carried: dict[str, int]
     claimed: dict[int, int]
     left: int | None
+    revealed: tuple[int, ...]
 
 
 def _world(st: _Setting, seed: int):
@@ -312,6 +207,8 @@ def _world(st: _Setting, seed: int):
         seen[st.tile] += 1  # the tile won on: another seat's
     if st.how == R.WIN_QIANGGANG:
         seen[st.tile] += 3  # the konger's pung
+    for x in st.revealed:
+        seen[x] += 1
     for _ in range(WILD_ATTEMPTS):
         G, S, W, wall = position(
             st.rs,
@@ -370,7 +267,9 @@ def _world(st: _Setting, seed: int):
     S.pay[:] = 0
     SC.start_hand(G, S, rec, np.uint64(dice_seed))
     s, t, kind = np.int64(st.seat), np.int64(st.tile), np.int64(st.how)
-    if tsumo:
+    if st.revealed:
+        legal = _open_kong_win(G, S, W, st)
+    elif tsumo:
         legal = bool(self_win(G, S, W, s, t, kind, np.int64(0)))
     else:
         legal, units, bits = win_test_on(G, S, W, s, t, kind)
@@ -378,6 +277,33 @@ def _world(st: _Setting, seed: int):
     if legal:
         finish_win(G, S, W, wall, rec, np.int64(1 << st.seat), kind, np.int64(st.discarder), t)
     return S, rec, bool(legal)
+
+
+def _opened(G) -> int:
+    """The tiles a kong reveals (开杠), 0 where kongs reveal none."""
+    return int(G.cfg[V.OPEN_KONG_TILES]) if G.cfg[V.OPEN_KONG] else 0
+
+
+def _open_kong_win(G, S, W, st: _Setting) -> bool:
+    """A 开杠's win as the engine's open kong takes it (§2.5): each revealed tile tested on
+    the konger's hand, the best one's units raised for each other tile that wins too
+    (the model's ``open_kong_units``)."""
+    s, kind = np.int64(st.seat), np.int64(R.WIN_GANGKAI)
+    S.concealed[st.seat, st.tile] -= 1
+    wins = [(x, *win_test_on(G, S, W, s, np.int64(x), kind)) for x in (st.tile, *st.revealed)]
+    S.concealed[st.seat, st.tile] += 1
+    wins = [(x, int(u), int(b)) for x, legal, u, b in wins if legal]
+    if not wins:
+        return False
+    best = max(wins, key=lambda w: w[1])  # the first of the best, as the engine takes it
+    if best[1] > next((u for x, u, _ in wins if x == st.tile), -1):
+        raise ValueError(
+            f"the revealed {name(best[0])} pays more than {name(st.tile)}: the konger takes "
+            f"it; write it as the winning tile"
+        )
+    S.units[s] = SC.open_kong_units(G, np.int64(best[1]), np.int64(len(wins)))
+    S.bits[s] = next(b for x, _, b in wins if x == st.tile)
+    return True
 
 
 def _patterns(module, bits: int) -> tuple[Pattern, ...]:
@@ -438,6 +364,7 @@ def score(
     bonus: int | None = None,
     claimed: dict[int, int] | None = None,
     left: int | None = None,
+    revealed: str = "",
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -458,26 +385,28 @@ def score(
     default the flowers written in the hand); ``claimed`` (how many melds each other seat
     claimed from the winner's discards: 承包 runs both ways, §5.7); ``left`` (the tiles
     left to draw when the hand is won: fewer than the birds leaves fewer birds, §2.6;
-    0 for the 海底 wins, default whatever a random position leaves).
+    0 for the 海底 wins, default whatever a random position leaves); ``revealed`` (the other
+    tiles a 开杠 revealed beside the winning one: each that wins too raises the units,
+    §2.5).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
     random positions (seeded by ``seed``).
     """
     rs = load_rules(rules)
     parsed = parse_hand(hand, rs)
-    how = _how(parsed, how)
+    how = how_won(parsed, how)
     kind = R.WIN_KINDS.index(how)
-    seat, dealer = _seat("seat", seat), _seat("dealer", dealer)
-    tile = _check(rs, parsed, how, seat, dealer, int(turn))
+    seat, dealer = seat_of("seat", seat), seat_of("dealer", dealer)
+    tile = winning_tile(rs, parsed, how, seat, dealer, int(turn))
     tsumo = R.self_drawn(kind)
     if discarder is None:
         discarder = (seat + 3) % 4
-    discarder = _seat("discarder", discarder)
+    discarder = seat_of("discarder", discarder)
     if not tsumo and discarder == seat:
         raise ValueError(f"the discarder must be another seat than the winner ({seat})")
     exposed = [m for m in parsed.melds if not m.concealed]
     if meld_from is None:
-        meld_from = _meld_from(exposed, seat)
-    meld_from = tuple(_seat("a meld's seat", f) for f in meld_from)
+        meld_from = default_meld_from(exposed, seat)
+    meld_from = tuple(seat_of("a meld's seat", f) for f in meld_from)
     if len(meld_from) != len(exposed) or seat in meld_from:
         raise ValueError(
             f"meld_from names the seat each of the {len(exposed)} exposed meld(s) was "
@@ -496,13 +425,13 @@ def score(
         if not 0 <= int(value) <= 99:
             raise ValueError(f"{key} must be 0 to 99, got {value}")
         carried[key] = int(value)
-    wild_kind = _kind(rs, "wild", wild) if wild else None
+    wild_kind = kind_of(rs, "wild", wild) if wild else None
     if wild_kind is not None and g.rules_arrays.cfg[V.WILD] != V.WILD_INDICATOR:
         raise ValueError(f"{rs.id} turns no wildcard at the deal (--bao is the 宝 after 报听)")
-    bao_kind = _kind(rs, "bao", bao) if bao else None
+    bao_kind = kind_of(rs, "bao", bao) if bao else None
     if bao_kind is not None and g.rules_arrays.cfg[V.WILD] != V.WILD_DECLARED_DRAW:
         raise ValueError(f"{rs.id} has no 宝 turned at 报听")
-    declared = tuple(_seat("a declared seat", d) for d in declared)
+    declared = tuple(seat_of("a declared seat", d) for d in declared)
     if declared and g.rules_arrays.cfg[V.DECLARE] == V.DECLARE_NONE:
         raise ValueError(f"{rs.id} has no 报听")
     concealed = Hand(
@@ -519,7 +448,7 @@ def score(
         discarder=discarder,
         meld_from=meld_from,
         turn=int(turn),
-        flowers=len(parsed.flowers) if bonus is None else _bonus(rs, parsed, bonus),
+        flowers=len(parsed.flowers) if bonus is None else bonus_count(rs, parsed, bonus),
         wild=wild_kind,
         bao=bao_kind,
         declared=declared,
@@ -527,8 +456,9 @@ def score(
         wall=tuple(tile_list(wall)) if wall else (),
         dice=dice,
         carried=carried,
-        claimed=_claimed(rs, seat, claimed or {}),
-        left=_left(how, left),
+        claimed=claims_on(rs, seat, claimed or {}),
+        left=tiles_left(how, left),
+        revealed=revealed_tiles(rs, how, revealed, _opened(g.rules_arrays)),
     )
     head = {
         "rules": rs.id,
@@ -553,9 +483,9 @@ def _settled(st: _Setting, head: dict[str, Any], worlds: int, seed: int) -> Scor
     for _ in range(worlds):
         S, rec, legal = _world(st, int(rng.integers(2**62)))
         if not legal:
-            return Score(
-                **head, win=False, reason=not_a_win(st.rs, st.hand, st.wild, st.seat, st.declared)
-            )
+            tsumo_wins = not R.self_drawn(st.how) and _world(replace(st, how=R.WIN_ZIMO), seed)[2]
+            reason = not_a_win(st.rs, st.hand, st.wild, st.seat, st.declared, tsumo_wins)
+            return Score(**head, win=False, reason=reason)
         pay = S.pay.sum(axis=0)
         values.setdefault(tuple(int(x) for x in pay), (int(S.units[st.seat]), int(S.bits[st.seat])))
         pays.append(pay)

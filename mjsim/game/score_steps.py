@@ -44,6 +44,12 @@ NO_WIN = {
     "honours or all pungs in 清混碰",
 }
 
+#: why a model refuses a ron that the same tiles win self-drawn
+ONLY_SELF_DRAWN = {
+    "caishen": "its 16 tiles before the win were in a 跑马 state (三财神, 八对, 财神牛 or "
+    "财神单吊), which wins only self-drawn (§3.4)",
+}
+
 
 def _reading(rs: RuleSet, form: str) -> str:
     """A family's name for a message: its form and what it needs beside melds and a pair.
@@ -68,9 +74,12 @@ def _reading(rs: RuleSet, form: str) -> str:
     return f"{form} ({', '.join(needs)})" if needs else form
 
 
-def not_a_win(rs: RuleSet, hand: Hand, wild: int | None, seat: int, declared) -> str:
-    """Why ``hand`` does not win for ``seat`` (``declared``: the seats that declared): the
-    closest reading and what it lacks."""
+def not_a_win(
+    rs: RuleSet, hand: Hand, wild: int | None, seat: int, declared, self_drawn_wins: bool = False
+) -> str:
+    """Why ``hand`` does not win for ``seat`` (``declared``: the seats that declared;
+    ``self_drawn_wins``: a ron refused that the same tiles self-drawn win): the closest
+    reading and what it lacks."""
     forms = sorted({f.form for f in rs.families})
     wild = [wild] if wild is not None else None
     by_form = {f: shanten(hand, rs, form=f, wild=wild) for f in forms}
@@ -87,6 +96,9 @@ def not_a_win(rs: RuleSet, hand: Hand, wild: int | None, seat: int, declared) ->
             f"complete as {complete}, but {rs.id} lets only a declared (报听) seat win: "
             f"declare seat {seat}"
         )
+    if self_drawn_wins:
+        why = ONLY_SELF_DRAWN.get(g.model, NO_WIN[g.model])
+        return f"complete as {complete}, but under {rs.id} it wins only self-drawn here: {why}"
     return f"complete as {complete}, but no win under {rs.id} here: {NO_WIN[g.model]}"
 
 
