@@ -9,7 +9,9 @@ case is made again from ``--seed`` and the index printed beside it. Command line
 long profile's: a verb outside ``fuzzing.CHEAP`` is valid one time in a hundred
 (``fuzzing.LONG_VALID``), with small sizes, so the long verbs run too; ``--jobs`` spreads the
 command lines over processes (each case depends on its index alone, so the counts do not
-depend on ``--jobs``), and a progress line goes to stderr every ``--every`` lines. Prints the machine, the inputs tried, the outcomes
+depend on ``--jobs``), and a progress line goes to stderr every ``--every`` lines. A
+command line still running after ``--limit`` seconds is stopped and counted a failure (an
+unbounded size: ``report --hands 10**20`` ran on, growing, before it was bounded). Prints the machine, the inputs tried, the outcomes
 (results and one-line errors), the crashes and writes outside ``--out`` (both must be 0,
 else the script exits 1 after listing them) and the run time. No result file: the figures
 are quoted in ``docs/testing.md``.
@@ -21,6 +23,7 @@ import argparse
 import multiprocessing
 import random
 import shlex
+import signal
 import sys
 import tempfile
 import time
@@ -48,16 +51,36 @@ def fuzz_api(n: int, seed: int) -> tuple[Counter, list[str]]:
     return outcomes, failures
 
 
-def fuzz_cli_cases(cases: range, seed: int, slow: float) -> tuple[Counter, list, int, list]:
-    """The command lines of ``cases``: counts by verb and exit status, the failures, how
-    many wrote outside ``--out``, and the runs slower than ``slow`` seconds."""
+class PastLimit(BaseException):
+    """A command line still running at the time limit (it would run on: a size unbounded)."""
+
+
+def _stop(signum, frame):
+    raise PastLimit
+
+
+def fuzz_cli_cases(
+    cases: range, seed: int, slow: float, limit: float
+) -> tuple[Counter, list, int, list]:
+    """The command lines of ``cases``: counts by verb and exit status, the failures (a run
+    past ``limit`` seconds, stopped, among them), how many wrote outside ``--out``, and the
+    runs slower than ``slow`` seconds."""
     outcomes: Counter = Counter()
     failures, slowest, strays = [], [], 0
+    signal.signal(signal.SIGALRM, _stop)
     for i in cases:
         argv = fuzzing.command_line(random.Random(f"cli-{seed}-{i}"), fuzzing.VERBS, quick=False)
         with tempfile.TemporaryDirectory(prefix="mjsim-fuzz-") as cwd:
+            signal.setitimer(signal.ITIMER_REAL, limit)
             outcome = fuzzing.run_cli(argv, Path(cwd))
+            signal.setitimer(signal.ITIMER_REAL, 0)
         verb = " ".join(argv[:2]) if argv[0] == "rules" else argv[0]
+        if outcome.crash and "PastLimit" in outcome.crash:
+            outcomes[(verb, "past limit")] += 1
+            failures.append(
+                f"cli case {i}: mjsim {shlex.join(argv)}: still running at {limit:.0f} s"
+            )
+            continue
         outcomes[(verb, outcome.status)] += 1
         found = fuzzing.problems(outcome)
         strays += bool(outcome.strays)
@@ -68,7 +91,7 @@ def fuzz_cli_cases(cases: range, seed: int, slow: float) -> tuple[Counter, list,
     return outcomes, failures, strays, slowest
 
 
-def fuzz_cli(n: int, seed: int, slow: float, jobs: int, every: int):
+def fuzz_cli(n: int, seed: int, slow: float, limit: float, jobs: int, every: int):
     """``n`` command lines in batches of ``every`` over ``jobs`` processes, a progress line
     after each batch; the totals of :func:`fuzz_cli_cases`."""
     batches = [range(start, min(start + every, n)) for start in range(0, n, every)]
@@ -77,10 +100,12 @@ def fuzz_cli(n: int, seed: int, slow: float, jobs: int, every: int):
     start = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked threads
     with context.Pool(jobs) as pool:
-        work = [(cases, seed, slow) for cases in batches]
+        work = [(cases, seed, slow, limit) for cases in batches]
         for counts, failed, stray, slow_ones in pool.imap_unordered(_cases, work):
             outcomes.update(counts)
             failures += failed
+            for failure in failed:  # at once, not after the slowest batch
+                print(failure, file=sys.stderr, flush=True)
             strays += stray
             slowest += slow_ones
             done += sum(counts.values())
@@ -103,6 +128,9 @@ def main() -> None:
     parser.add_argument("--api", type=int, default=100_000, help="public API calls")
     parser.add_argument("--cli", type=int, default=5_000, help="command lines")
     parser.add_argument("--seed", type=int, default=0, help="the cases' seed")
+    parser.add_argument(
+        "--limit", type=float, default=900.0, help="stop a command line past this (s): a failure"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the command lines")
     parser.add_argument("--every", type=int, default=50, help="command lines a progress line")
     parser.add_argument(

@@ -313,3 +313,16 @@ def test_engine_parts_match_in_memory(tmp_path):
 def test_engine_report(tmp_path):
     result = run("report", "-n", "1000", "--hands", "64", "--out", str(tmp_path), "--json")
     _check_report(tmp_path, json.loads(result.stdout), 64)
+
+
+def test_report_hands_beyond_memory_is_one_line(tmp_path):
+    """``--hands`` past what the machine holds (the fuzz suite's 10**20 ran on, growing) is
+    refused at once, naming the largest; so is a frame of as many hands from Python."""
+    from mjsim.game.play import most_hands, play_frame
+
+    most = most_hands("changsha")
+    message = user_error("report", "--hands", str(10**20), "--out", str(tmp_path))
+    assert f"{most:,}" in message and "--hands" in message
+    assert not (tmp_path / "changsha").exists()
+    with pytest.raises(ValueError, match="streams any number"):
+        play_frame("changsha", most + 1)

@@ -355,6 +355,34 @@ def test_baida_example() -> None:
     assert sc.win and sc.payments[3] == -sc.units
 
 
+# --------------------------------------------------------------- wins on no tile drawn
+
+
+def test_tianhu_on_the_dealt_tiles_is_written_without_a_plus() -> None:
+    """天胡 on the dealer's 14 dealt tiles (turn 0, no tile drawn) pays as any self-draw in
+    generic (§1.6): as the same tiles with one of them marked drawn."""
+    dealt = score("generic", "123m456p789s111z22z", turn=0, worlds=5)
+    marked = score("generic", "123m456p789s111z2z +2z", turn=0, worlds=5)
+    assert dealt.win and dealt.payments == marked.payments and dealt.payments[0] > 0
+
+
+def test_eight_flowers_win_at_once() -> None:
+    """§5.5 / §5.7: 八花齐 wins when the eighth flower is set aside, R = 2L = 40 (its cap),
+    and each other seat pays V."""
+    hand = "123m456m789m123p33s f1f2f3f4f5f6f7f8"
+    sc = score("shanghai_qhp", hand, how="bonus", seat=1, dice=(1, 2), worlds=5)
+    assert sc.win and sc.payments == (-40, 120, -40, -40)
+
+
+def test_duibao_wins_at_declaring() -> None:
+    """§4 对宝 (ne_alt): ready at 报听 with the 宝 among the waits, the hand wins at once,
+    no tile drawn."""
+    hand = "[123m][789m] 111p55p79s +8s"
+    sc = score("ne_alt", hand, bao="8s", declared=(0,), on_ready=True, worlds=5)
+    assert sc.win and "对宝" in [p.name_zh for p in sc.patterns]
+    assert sum(sc.payments) == 0 and sc.payments[0] > 0
+
+
 # --------------------------------------------------------------------------- every rule set
 
 #: a won hand of each playable preset, with the circumstances it needs
@@ -392,9 +420,10 @@ def test_every_playable_preset_scores(rules: str) -> None:
 
 @pytest.mark.parametrize("rules", sorted(WON))
 def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
-    """Every hand of a small ``mjsim play --out`` run won by one seat on a tile, scored
-    again from its record and replayed state (:mod:`mjsim.game.rescore`), pays exactly what
-    the record says (benchmarks/bench_rescore.py: 10,000 hands a rule set)."""
+    """Every won hand of a small ``mjsim play --out`` run (several winners, 开杠, 天胡,
+    bonus tiles and 对宝 included), scored again from its record and replayed state
+    (:mod:`mjsim.game.rescore`), pays exactly what the record says
+    (benchmarks/bench_rescore.py: 10,000 hands a rule set)."""
     from mjsim.game import record as R
     from mjsim.game.config import game_config
     from mjsim.game.rescore import rescore
@@ -410,10 +439,8 @@ def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
     scored = 0
     for _, row in games[games.outcome == R.OUT_WIN].iterrows():
         r = rescore(rules, 11, int(row["index"]))
-        if r is None:  # several winners; no winning tile; 对宝 (no tile drawn)
-            continue
         paid = tuple(sum(int(row[f"pay_{src}_{s}"]) for src in sources) for s in range(4))
-        assert r.score.win and r.payments == paid, (row["index"], r.score.hand, r.score.how)
+        assert r.agrees and r.payments == paid, (row["index"], [sc.hand for sc in r.scores])
         scored += 1
     assert scored >= 5
 
@@ -439,6 +466,9 @@ def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
         ("hongzhong112", "123m789m111p55p79s +8s", {"declared": (1,)}, "报听"),
         ("shanghai_qhp", "123m456p789s55p23m +4m", {"dice": (7, 1)}, "1-6"),
         ("generic", "123m456p789s111z2z +2z", {"revealed": "5m"}, "开杠"),
+        ("generic", "123m456p789s55p234m", {}, "mark the winning tile"),
+        ("generic", "123m456p789s55p234m", {"how": "bonus"}, "no win by bonus tiles"),
+        ("changsha", "123m456p789s55p23m +4m", {"on_ready": True}, "对宝"),
         (
             "changsha",
             "234m567p22p34s{7777m} +5s",

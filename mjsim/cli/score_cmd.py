@@ -86,7 +86,9 @@ def score_cmd(
         None,
         "--how",
         help="How it was won: zimo, dianpao, qianggang, gangshang_kaihua, gangshang_pao, "
-        "haidi_laoyue, haidi_pao (default: zimo, or dianpao for a hand marked (ron)).",
+        "haidi_laoyue, haidi_pao, bonus (by bonus tiles set aside, the hand written without +) "
+        "(default: zimo, or dianpao for a hand marked (ron)). 天胡 on the dealt tiles: "
+        "--turn 0 by the dealer, the hand written without +.",
     ),
     seat: int = typer.Option(0, "--seat", help="The winner's seat (0-3)."),
     dealer: int = typer.Option(0, "--dealer", help="The dealer (0-3)."),
@@ -149,6 +151,12 @@ def score_cmd(
         help="The other tiles a 开杠 revealed beside the winning one, e.g. 5p (Changsha: "
         "each that wins too raises the units, §2.5).",
     ),
+    on_ready: bool = typer.Option(
+        False,
+        "--on-ready",
+        help="对宝: won at 报听 with the 宝 among the waits, no tile drawn (the hand's + tile "
+        "is the 宝).",
+    ),
     worlds: int = typer.Option(
         2000, "--worlds", help="Random worlds for what the settlement reads and is not given."
     ),
@@ -183,6 +191,7 @@ def score_cmd(
         claimed=_claims(claimed),
         left=left,
         revealed=revealed,
+        on_ready=on_ready,
         worlds=worlds,
         seed=seed,
     )

@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -324,6 +325,18 @@ def to_frame(
     return df
 
 
+def most_hands(rules: str | RuleSet) -> int:
+    """The most hands :func:`play_frame` holds: their records and the DataFrame's copies
+    in half the machine's memory, and hand indices below 2**31.
+
+    >>> 1_000_000 < most_hands("changsha") < 2**31
+    True
+    """
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    per_hand = 3 * 4 * len(columns(rules))  # int32 rows, 3 copies
+    return int(min(2**31 - 1, memory // 2 // per_hand))
+
+
 def play_frame(
     rules: str | RuleSet,
     n: int,
@@ -333,8 +346,13 @@ def play_frame(
     readiness: bool = False,
 ) -> pd.DataFrame:
     """A DataFrame of ``n`` played hands (columns: :func:`columns`, ``seed`` first; the
-    readiness columns with ``readiness``)."""
+    readiness columns with ``readiness``); at most :func:`most_hands`."""
     rules = load_rules(rules)
+    if not 0 <= n <= most_hands(rules):
+        raise ValueError(
+            f"a frame of played hands holds 0 to {most_hands(rules):,} hands of {rules.id} on "
+            f"this machine (in memory; `mjsim play --out` streams any number), got {n:,}"
+        )
     chunk = CHUNK - CHUNK % game_length(rules)
     parts = []
     with progress_bar("hands", n, enabled=progress) as advance:

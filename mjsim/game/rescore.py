@@ -48,20 +48,20 @@ _MELD = {
 
 @dataclass(frozen=True)
 class Rescored:
-    """A won hand scored again: its ``score``, the ``recorded`` payments of the win by seat,
-    and whether they agree."""
+    """A won hand scored again: each winner's ``scores``, the ``recorded`` payments of the
+    win by seat, and whether their sum agrees."""
 
     index: int
-    score: Score
+    scores: tuple[Score, ...]
     recorded: tuple[int, int, int, int]
 
     @property
     def payments(self) -> tuple[int, int, int, int]:
-        return tuple(int(x) for x in self.score.payments)
+        return tuple(int(sum(sc.payments[s] for sc in self.scores)) for s in range(4))
 
     @property
     def agrees(self) -> bool:
-        return self.score.win and self.payments == self.recorded
+        return all(sc.win for sc in self.scores) and self.payments == self.recorded
 
 
 def _melds(final: dict[str, Any], seat: int) -> tuple[list[Meld], list[int]]:
@@ -93,46 +93,92 @@ def _declared(g, final: dict[str, Any], discarder: int | None) -> tuple[int, ...
     )
 
 
-def _revealed(g, final: dict[str, Any], seat: int, how: str, tile: int) -> str:
-    """The other tiles a 开杠 won on revealed: the wall's tiles past its tail, where the
-    winner is locked (only a 开杠 locks a seat that kongs; a locked seat never 补张s)."""
+def _shown(g, final: dict[str, Any]) -> list[int]:
+    """The tiles the hand's last 开杠 revealed (the wall's tiles past its tail), or none
+    where kongs reveal none."""
     k = int(g.cfg[V.OPEN_KONG_TILES]) if g.cfg[V.OPEN_KONG] else 0
-    if how != "gangshang_kaihua" or not k or not final["status"][seat, ST_LOCKED]:
+    return [int(x) for x in final["wall"][final["tail"] : final["tail"] + k]]
+
+
+def _revealed(g, final: dict[str, Any], seat: int, how: str, tile: int) -> str:
+    """The other tiles a 开杠 won by its konger revealed, where the winner is locked (only
+    a 开杠 locks a seat that kongs; a locked seat never 补张s)."""
+    if how != "gangshang_kaihua" or not final["status"][seat, ST_LOCKED]:
         return ""
-    shown = [int(x) for x in final["wall"][final["tail"] : final["tail"] + k]]
+    shown = _shown(g, final)
+    if not shown:
+        return ""
     shown.remove(tile)
     return " ".join(name(x) for x in shown)
+
+
+def _left(rec: dict, final: dict[str, Any], g, how: str) -> int | None:
+    """The tiles left to draw, where the settlement reads them (the birds: fewer tiles than
+    birds draw fewer); elsewhere the position's own count stands (a position deals no
+    bonus tiles into its live wall, so it may leave fewer than an early win's wall)."""
+    if "n_birds" not in rec or how.startswith("haidi"):
+        return None
+    return int(final["tail"] - final["head"] - g.cfg[V.RESERVE])
+
+
+def _tiles_won_on(g, rec: dict, final: dict[str, Any], seat: int) -> list[int]:
+    """The tiles ``seat`` may have won on: the record's (its first winner's); on a 开杠's
+    revealed tiles (杠上炮) each winner took its best of them."""
+    if rec["win_kind"] != R.WIN_GANGPAO or not _shown(g, final):
+        return [int(rec["win_tile"])]
+    return list(dict.fromkeys(_shown(g, final)))
 
 
 def rescore(
     rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
 ) -> Rescored | None:
-    """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module);
-    ``None`` for a hand without a single winner, or won on no tile of its own (by bonus
-    tiles alone, 天胡 on the dealt tiles, or 对宝 at 报听)."""
+    """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module),
+    each winner's hand alone (several winners on one discard are paid apart, so their
+    payments add up); ``None`` for a hand not won."""
     rs = load_rules(rules)
     g = game_config(rs)
     recs, final = replay_game(rs, seed, index, bots)
     rec = recs[-1]
-    if rec["outcome"] != R.OUT_WIN or rec["n_winners"] != 1 or rec["win_tile"] < 0:
+    if rec["outcome"] != R.OUT_WIN:
         return None
-    seat = int(rec["winners"]).bit_length() - 1
-    tile = int(rec["win_tile"])
+    winners = [s for s in range(4) if (int(rec["winners"]) >> s) & 1]
+    scores = []
+    for s in winners:
+        tries = [_score_seat(rs, g, recs, final, s, t) for t in _tiles_won_on(g, rec, final, s)]
+        # the best of the tiles it may have won on, the first among equals
+        scores.append(max((sc for sc in tries if sc), key=lambda sc: (sc.win, sc.units)))
+    scores = tuple(scores)
+    recorded = tuple(sum(int(rec[f"pay_{src}_{s}"]) for src in g.win_sources) for s in range(4))
+    return Rescored(index, scores, recorded)
+
+
+def _score_seat(
+    rs: RuleSet, g, recs: list[dict], final: dict[str, Any], seat: int, tile: int
+) -> Score | None:
+    """Seat ``seat``'s win on ``tile`` in the hand that ``recs[-1]`` records and ``final``
+    ends, scored with every circumstance read from them; ``None`` where its tiles as the
+    hand ended hold the winning tile's place but not that tile."""
+    rec = recs[-1]
     how = R.WIN_KINDS[rec["win_kind"]]
     tsumo = R.self_drawn(rec["win_kind"])
+    on_ready = bool(final["wild_draw"] == DRAW_ON_READY)  # 对宝: the 宝 won on is not held
     melds, sources = _melds(final, seat)
-    if final["wild_draw"] == DRAW_ON_READY:
-        return None  # 对宝: won at 报听 with a 宝 kind among the waits, no tile drawn
     counts = final["concealed"][seat].copy()
-    counts[tile] -= 1  # the winning tile, written apart
+    # the tile won on is held by the first winner on a discard, not by the others (one
+    # tile), nor on 对宝 (no tile drawn); written apart with +
+    if tile >= 0 and counts.sum() == rs.hand_size + 1 - 3 * len(melds):
+        if not counts[tile]:
+            return None
+        counts[tile] -= 1
     hand = to_compact(Hand(counts=counts, melds=tuple(melds)))
+    won_on = f" +{name(tile)}" if tile >= 0 else ""  # none: 天胡 on the dealt tiles, bonus
     status = final["status"]
     discarder = None if tsumo else int(rec["discarder"])
     birds = [name(int(rec[f"bird_{i}"])) for i in range(rec.get("n_birds", 0))]
     dice = (rec["dice_0"], rec["dice_1"]) if "dice_0" in rec else None
-    sc = score(
+    return score(
         rs,
-        f"{hand} +{name(tile)}{'' if tsumo else ' (ron)'}",
+        f"{hand}{won_on}{'' if tsumo else ' (ron)'}",
         how=how,
         seat=seat,
         dealer=int(rec["dealer"]),
@@ -148,10 +194,9 @@ def rescore(
         huangfan=rec.get("huangfan"),
         after_draw=len(recs) > 1 and recs[-2]["outcome"] == R.OUT_DRAW and g.model == "bao",
         bonus=int(status[seat, ST_BONUS]),
-        left=int(final["tail"] - final["head"] - g.cfg[V.RESERVE]) if how[:5] != "haidi" else None,
+        left=_left(rec, final, g, how),
         claimed={q: c for q in range(4) if q != seat and (c := _claims(final, q, seat))},
         revealed=_revealed(g, final, seat, how, tile),
+        on_ready=on_ready,
         worlds=1,
     )
-    recorded = tuple(sum(int(rec[f"pay_{src}_{s}"]) for src in g.win_sources) for s in range(4))
-    return Rescored(index, sc, recorded)

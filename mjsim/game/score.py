@@ -49,17 +49,21 @@ from .score_input import (
 )
 from .score_steps import not_a_win, steps
 from .state import (
+    DRAW_ON_READY,
     M_FROM,
     P_BAO,
     P_HEAD,
     P_KONGS,
     P_TAIL,
     P_TURNS,
+    P_WILD_DRAW,
+    P_WILD_TILE,
     ST_BONUS,
     ST_DECLARED,
     ST_TENPAI,
+    is_wild_kind,
 )
-from .wins import finish_win, self_win, win_test_on
+from .wins import bonus_tiles_win, finish_win, self_win, win_test_on
 
 #: a first score's compile with nothing cached: the engine's deal, win test and settlement
 #: of a model (what its first played hand compiles, about a minute on 2 cores)
@@ -195,6 +199,7 @@ class _Setting:
     claimed: dict[int, int]
     left: int | None
     revealed: tuple[int, ...]
+    on_ready: bool
 
 
 def _world(st: _Setting, seed: int):
@@ -267,8 +272,12 @@ def _world(st: _Setting, seed: int):
     S.pay[:] = 0
     SC.start_hand(G, S, rec, np.uint64(dice_seed))
     s, t, kind = np.int64(st.seat), np.int64(st.tile), np.int64(st.how)
+    if st.how == R.WIN_BONUS:  # settled where it wins, as the engine's bonus-tile win is
+        return S, rec, bool(bonus_tiles_win(G, S, W, wall, rec, np.int64(st.seat)))
     if st.revealed:
         legal = _open_kong_win(G, S, W, st)
+    elif st.on_ready:
+        legal = _on_ready_win(G, S, W, st)
     elif tsumo:
         legal = bool(self_win(G, S, W, s, t, kind, np.int64(0)))
     else:
@@ -277,6 +286,19 @@ def _world(st: _Setting, seed: int):
     if legal:
         finish_win(G, S, W, wall, rec, np.int64(1 << st.seat), kind, np.int64(st.discarder), t)
     return S, rec, bool(legal)
+
+
+def _on_ready_win(G, S, W, st: _Setting) -> bool:
+    """对宝 as the engine's win at 报听 takes it: the 宝 among the new waits wins as a
+    self-drawn wild tile, no tile added to the hand."""
+    s, t = np.int64(st.seat), np.int64(st.tile)
+    if not is_wild_kind(G, S, t):
+        raise ValueError(f"对宝 wins on the 宝: {name(st.tile)} is not it (give --bao)")
+    S.concealed[st.seat, st.tile] -= 1
+    S.pos[P_WILD_DRAW] = DRAW_ON_READY
+    S.pos[P_WILD_TILE] = st.tile
+    legal, S.units[s], S.bits[s] = win_test_on(G, S, W, s, t, np.int64(R.WIN_ZIMO))
+    return bool(legal)
 
 
 def _opened(G) -> int:
@@ -365,6 +387,7 @@ def score(
     claimed: dict[int, int] | None = None,
     left: int | None = None,
     revealed: str = "",
+    on_ready: bool = False,
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -387,7 +410,9 @@ def score(
     left to draw when the hand is won: fewer than the birds leaves fewer birds, §2.6;
     0 for the 海底 wins, default whatever a random position leaves); ``revealed`` (the other
     tiles a 开杠 revealed beside the winning one: each that wins too raises the units,
-    §2.5).
+    §2.5); ``on_ready`` (对宝: won at 报听, the 宝 among the waits, no tile drawn). 天胡 on
+    the dealt tiles is written without ``+`` (turn 0, the dealer), as is a win by bonus
+    tiles (``how`` ``bonus``).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
     random positions (seeded by ``seed``).
     """
@@ -434,9 +459,17 @@ def score(
     declared = tuple(seat_of("a declared seat", d) for d in declared)
     if declared and g.rules_arrays.cfg[V.DECLARE] == V.DECLARE_NONE:
         raise ValueError(f"{rs.id} has no 报听")
-    concealed = Hand(
-        counts=parsed.counts.copy() - np.eye(34, dtype=np.uint8)[tile], melds=parsed.melds
-    )
+    if kind == R.WIN_BONUS and not g.rules_arrays.cfg[V.BONUS_WIN]:
+        raise ValueError(f"{rs.id} has no win by bonus tiles")
+    if on_ready and not (g.rules_arrays.cfg[V.WILD_ON_READY] and how == "zimo" and tile >= 0):
+        raise ValueError(
+            f"on_ready (对宝) is a self-drawn win on the 宝 at 报听, where the rule set has it; "
+            f"{rs.id} {'has it' if g.rules_arrays.cfg[V.WILD_ON_READY] else 'has none'}"
+        )
+    counts = parsed.counts.copy()
+    if tile >= 0:
+        counts[tile] -= 1
+    concealed = Hand(counts=counts, melds=parsed.melds)
     st = _Setting(
         rs=rs,
         hand=parsed,
@@ -459,6 +492,7 @@ def score(
         claimed=claims_on(rs, seat, claimed or {}),
         left=tiles_left(how, left),
         revealed=revealed_tiles(rs, how, revealed, _opened(g.rules_arrays)),
+        on_ready=bool(on_ready),
     )
     head = {
         "rules": rs.id,

@@ -15,8 +15,10 @@ from ..rules import RuleSet
 from ..tiles import Hand, name
 from . import record as R
 
-#: how a hand may be won (the engine's win kinds, bonus-tile wins aside)
-HOWS = R.WIN_KINDS[1:-1]
+#: how a hand may be won (the engine's win kinds; ``bonus``: by bonus tiles set aside)
+HOWS = R.WIN_KINDS[1:]
+#: the winning tile of a hand won on none of its own (天胡 on the dealt tiles, bonus tiles)
+NO_TILE = -1
 
 
 def how_won(hand: Hand, how: str | None) -> str:
@@ -48,9 +50,15 @@ def kind_of(rs: RuleSet, what: str, text: str) -> int:
 
 
 def winning_tile(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn: int) -> int:
-    """The winning tile, after the circumstances are checked (one clear line each)."""
-    if hand.win_tile is None:
-        raise ValueError("mark the winning tile with + (e.g. '... +5s', '+5s (ron)')")
+    """The winning tile, after the circumstances are checked (one clear line each);
+    :data:`NO_TILE` for 天胡 on the dealt tiles (no ``+``: turn 0, the dealer) and a win
+    by bonus tiles (``how`` ``bonus``: no ``+``, the tiles held on one's turn)."""
+    tianhu = turn == 0 and seat == dealer and how == "zimo"
+    if (hand.win_tile is None) != (how == "bonus") and not (tianhu and hand.win_tile is None):
+        raise ValueError(
+            "mark the winning tile with + (e.g. '... +5s', '+5s (ron)'); only 天胡 on the "
+            "dealt tiles (--turn 0 by the dealer) and --how bonus are written without one"
+        )
     want = rs.hand_size + 1 - 3 * len(hand.melds)
     if hand.n_concealed != want:
         raise ValueError(
@@ -66,6 +74,8 @@ def winning_tile(rs: RuleSet, hand: Hand, how: str, seat: int, dealer: int, turn
             f"a self-draw at turn 0 is 天胡, the dealer's alone: seat {seat} is not the "
             f"dealer ({dealer}); give a later --turn"
         )
+    if hand.win_tile is None:
+        return NO_TILE
     tile = int(hand.win_tile)
     bonus_tiles = rs.has_flowers or rs.bonus_kinds
     if (

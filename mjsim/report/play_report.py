@@ -28,7 +28,7 @@ import numpy as np
 from rich.table import Table
 
 from ..game.config import game_config
-from ..game.play import parse_bots, play_frame
+from ..game.play import most_hands, parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
 from ..stats.play_summary import play_summary, rotation_scores, rotations
@@ -122,11 +122,12 @@ def _bots_chart(c: dict[str, Any], path: Path) -> Path:
     return charts.save(fig, path)
 
 
-def check_hands(n_hands: int) -> None:
-    """The play part needs at least one game of 8 hands."""
-    if n_hands < 8:
+def check_hands(rules: RuleSet, n_hands: int) -> None:
+    """The play part needs at least one game of 8 hands, and holds them in memory."""
+    if not 8 <= n_hands <= most_hands(rules):
         raise ValueError(
-            f"the expected scores need at least 8 hands (one game), got --hands {n_hands}"
+            f"the expected scores play 8 (one game) to {most_hands(rules):,} hands (held in "
+            f"memory on this machine), got --hands {n_hands:,}"
         )
 
 
@@ -144,7 +145,7 @@ def build_play_report(
     ``out`` is the reports folder: charts go to ``out/<rules id>/``.
     """
     lineup = parse_bots(bots)
-    check_hands(n_hands)
+    check_hands(rules, n_hands)
     t0 = time.perf_counter()
     folder = Path(out) / rules.id
     folder.mkdir(parents=True, exist_ok=True)

@@ -240,7 +240,7 @@ def report_folder(rules: RuleSet, out: Path, hands: int) -> Path:
     """``out/<rules id>/``, made, after checking the number of ``hands`` to play (0: none);
     the charts' style set."""
     if hands:
-        check_hands(hands)
+        check_hands(rules, hands)
     folder = Path(out) / rules.id
     folder.mkdir(parents=True, exist_ok=True)
     charts.setup()
