@@ -144,7 +144,7 @@ def main() -> None:
     print(f"API: {args.api:,} calls in {api_seconds:.0f} s: {dict(api)}")
     start = time.perf_counter()
     cli, cli_failures, strays, slowest = fuzz_cli(
-        args.cli, args.seed, args.slow, args.jobs, args.every
+        args.cli, args.seed, args.slow, args.limit, args.jobs, args.every
     )
     cli_seconds = time.perf_counter() - start
     print(f"command lines: {args.cli:,} in {cli_seconds:.0f} s")
