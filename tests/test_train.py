@@ -91,6 +91,7 @@ def test_cli_errors_are_one_line(tmp_path):
         (["train", "--budget", "10", "--minutes", "1"], "not both"),
         (["train", "--budget", "10", "--out", str(tmp_path)], "--out must be a file name"),
         (["train", "--rules", "nope", "--budget", "10"], "nope"),
+        (["train", "--minutes", "1e999"], "less than or equal to"),  # the long fuzz's overflow
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

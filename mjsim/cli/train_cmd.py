@@ -22,6 +22,9 @@ from .output import (
 )
 from .study_cmd import JSON, QUIET, RULES, SEED, SET
 
+#: the longest training asked for in minutes (about two years): infinity has no hands
+MAX_MINUTES = 1_000_000
+
 
 def train_cmd(
     rules: str = RULES,
@@ -37,6 +40,7 @@ def train_cmd(
         None,
         "--minutes",
         min=0.01,
+        max=MAX_MINUTES,
         help="Minutes to train: stops after the first generation past them.",
     ),
     seed: int = SEED,
