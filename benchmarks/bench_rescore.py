@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/bench_rescore.py [--rules all] [--n 10000] [--seed 7]``.
 Plays ``n`` hands of each rule set (the efficiency bots), then scores every won hand
-again from its record and replayed state (:func:`mjsim.game.rescore.rescore`: each winner
-alone, their payments summed) and compares the payments with the record's. Prints, per
+again from its record and replayed state (:func:`mjsim.game.rescore.rescore`: several
+winners in one score, the first in turn order and the others ``also``) and compares the payments with the record's. Prints, per
 rule set, the won hands, those scored again, how many agree exactly (the claim: all),
 those left out (none since several winners, 开杠, 天胡 on the dealt tiles, bonus-tile wins
 and 对宝 are scored: the column stays so that older results read alike) and the hands
@@ -46,7 +46,7 @@ def main() -> None:
                 agree += 1
             else:
                 print(
-                    f"  {rules} hand {index}: {[sc.hand for sc in r.scores]} {r.scores[0].how}: scored "
+                    f"  {rules} hand {index}: {r.score.hand} {r.score.how}: scored "
                     f"{r.payments}, recorded {r.recorded}",
                     flush=True,
                 )

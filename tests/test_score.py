@@ -355,6 +355,35 @@ def test_baida_example() -> None:
     assert sc.win and sc.payments[3] == -sc.units
 
 
+# --------------------------------------------------------------- several winners
+
+
+def test_two_winners_on_one_discard_pay_together() -> None:
+    """``also``: a second seat won on the same discard; in generic each winner is paid
+    apart (§1.6), so the two scores' payments add up."""
+    one = score("generic", "123m456p789s111z2z +2z (ron)", seat=1, discarder=0, worlds=5)
+    two = score("generic", "456m789p123s333z2z +2z (ron)", seat=2, discarder=0, worlds=5)
+    both = score(
+        "generic",
+        "123m456p789s111z2z +2z (ron)",
+        seat=1,
+        discarder=0,
+        also={2: "456m789p123s333z2z +2z (ron)"},
+        worlds=5,
+    )
+    assert both.payments == tuple(a + b for a, b in zip(one.payments, two.payments, strict=True))
+
+
+def test_a_liable_winner_beside_another_is_settled_as_the_engine_does() -> None:
+    """shanghai_qhp seed 7 hand 2034: two winners on one discard, one of them liable (承包)
+    to the other; scored apart the liable winner would pay, together the discarder does
+    (§5.7) — the record's payments."""
+    from mjsim.game.rescore import rescore
+
+    r = rescore("shanghai_qhp", 7, 2034)
+    assert r.agrees, (r.score.hand, r.payments, r.recorded)
+
+
 # --------------------------------------------------------------- wins on no tile drawn
 
 
@@ -440,7 +469,7 @@ def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
     for _, row in games[games.outcome == R.OUT_WIN].iterrows():
         r = rescore(rules, 11, int(row["index"]))
         paid = tuple(sum(int(row[f"pay_{src}_{s}"]) for src in sources) for s in range(4))
-        assert r.agrees and r.payments == paid, (row["index"], [sc.hand for sc in r.scores])
+        assert r.agrees and r.payments == paid, (row["index"], r.score.hand, r.score.how)
         scored += 1
     assert scored >= 5
 
@@ -469,6 +498,13 @@ def test_score_agrees_with_played_records(rules: str, tmp_path) -> None:
         ("generic", "123m456p789s55p234m", {}, "mark the winning tile"),
         ("generic", "123m456p789s55p234m", {"how": "bonus"}, "no win by bonus tiles"),
         ("changsha", "123m456p789s55p23m +4m", {"on_ready": True}, "对宝"),
+        ("generic", "123m456p789s111z2z +2z", {"also": {2: "456m789p123s333z2z +2z"}}, "self-draw"),
+        (
+            "generic",
+            "123m456p789s111z2z +2z (ron)",
+            {"also": {3: "456m789p123s333z2z +2z"}},
+            "discarder",
+        ),
         (
             "changsha",
             "234m567p22p34s{7777m} +5s",
@@ -521,6 +557,8 @@ def test_cli_help_lists_every_circumstance() -> None:
         "--claimed",
         "--left",
         "--revealed",
+        "--on-ready",
+        "--also",
         "--set",
         "--json",
     ):

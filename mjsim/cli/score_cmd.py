@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..rules.model import quote
 from .output import console, emit_json, rules_from, user_errors
 from .study_cmd import JSON, RULES, SEED, SET
 
@@ -36,6 +37,19 @@ def _claims(text: str | None) -> dict[int, int] | None:
         if not (seat.isdigit() and count.isdigit()):
             raise ValueError(f"--claimed takes seat:count items such as 3:3, got {text!r}")
         out[int(seat)] = int(count)
+    return out
+
+
+def _also(items: list[str]) -> dict[int, str]:
+    out = {}
+    for item in items:
+        seat, _, hand = item.partition(":")
+        if not (seat.strip().isdigit() and hand.strip()) or int(seat) in out:
+            raise ValueError(
+                f"--also takes SEAT:HAND, one a seat, such as '3:123m456p789s11z23s +4s (ron)'; "
+                f"got {quote(item)}"
+            )
+        out[int(seat)] = hand.strip()
     return out
 
 
@@ -151,6 +165,12 @@ def score_cmd(
         help="The other tiles a 开杠 revealed beside the winning one, e.g. 5p (Changsha: "
         "each that wins too raises the units, §2.5).",
     ),
+    also: list[str] = typer.Option(
+        [],
+        "--also",
+        help="Another seat that won on the same discard, SEAT:HAND, e.g. '3:[111m] 234p "
+        "+5s (ron)' (repeatable): the payments are then every winner's.",
+    ),
     on_ready: bool = typer.Option(
         False,
         "--on-ready",
@@ -192,6 +212,7 @@ def score_cmd(
         left=left,
         revealed=revealed,
         on_ready=on_ready,
+        also=_also(also),
         worlds=worlds,
         seed=seed,
     )

@@ -45,7 +45,8 @@ from .wins import assess
 ATTEMPTS = 1000
 
 
-def _meld_type(meld) -> int:
+def meld_type(meld) -> int:
+    """The engine's meld type of a :class:`~mjsim.tiles.Meld`."""
     if meld.type == "chow":
         return MELD_CHOW
     if meld.type == "pung":
@@ -107,7 +108,7 @@ def position(
     S.concealed[:] = 0
     S.concealed[seat] = hand.counts
     for meld in hand.melds:
-        mtype = _meld_type(meld)
+        mtype = meld_type(meld)
         add_meld(
             G,
             S,

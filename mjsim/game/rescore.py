@@ -48,20 +48,20 @@ _MELD = {
 
 @dataclass(frozen=True)
 class Rescored:
-    """A won hand scored again: each winner's ``scores``, the ``recorded`` payments of the
-    win by seat, and whether their sum agrees."""
+    """A won hand scored again: its ``score`` (every winner's payments), the ``recorded``
+    payments of the win by seat, and whether they agree."""
 
     index: int
-    scores: tuple[Score, ...]
+    score: Score
     recorded: tuple[int, int, int, int]
 
     @property
     def payments(self) -> tuple[int, int, int, int]:
-        return tuple(int(sum(sc.payments[s] for sc in self.scores)) for s in range(4))
+        return tuple(int(x) for x in self.score.payments)
 
     @property
     def agrees(self) -> bool:
-        return all(sc.win for sc in self.scores) and self.payments == self.recorded
+        return self.score.win and self.payments == self.recorded
 
 
 def _melds(final: dict[str, Any], seat: int) -> tuple[list[Meld], list[int]]:
@@ -132,36 +132,49 @@ def _tiles_won_on(g, rec: dict, final: dict[str, Any], seat: int) -> list[int]:
 def rescore(
     rules: str | RuleSet, seed: int, index: int, bots: Any = DEFAULT_BOTS
 ) -> Rescored | None:
-    """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module),
-    each winner's hand alone (several winners on one discard are paid apart, so their
-    payments add up); ``None`` for a hand not won."""
+    """Hand ``index`` of ``seed`` played by ``bots``, its win scored again (see the module):
+    the first winner in turn order from the discarder, the others ``also``; ``None`` for a
+    hand not won."""
     rs = load_rules(rules)
     g = game_config(rs)
     recs, final = replay_game(rs, seed, index, bots)
     rec = recs[-1]
     if rec["outcome"] != R.OUT_WIN:
         return None
-    winners = [s for s in range(4) if (int(rec["winners"]) >> s) & 1]
-    scores = []
-    for s in winners:
-        tries = [_score_seat(rs, g, recs, final, s, t) for t in _tiles_won_on(g, rec, final, s)]
-        # the best of the tiles it may have won on, the first among equals
-        scores.append(max((sc for sc in tries if sc), key=lambda sc: (sc.win, sc.units)))
-    scores = tuple(scores)
+    start = int(rec["discarder"]) if rec["discarder"] >= 0 else 0
+    order = [(start + j) % 4 for j in range(1, 5) if (int(rec["winners"]) >> ((start + j) % 4)) & 1]
+    hands = {}
+    for s in order:
+        tsumo = R.self_drawn(rec["win_kind"])
+        tries = [(t, _hand(rs, final, s, t, tsumo)) for t in _tiles_won_on(g, rec, final, s)]
+        tries = [(t, h) for t, h in tries if h is not None]
+        if len(tries) > 1:  # on a 开杠's tiles: the best for the seat, the first among equals
+            solo = [
+                score(rs, h[0], **_circumstances(rs, g, recs, final, s, t, h[1], ()))
+                for t, h in tries
+            ]
+            tries = [tries[max(range(len(solo)), key=lambda i: (solo[i].win, solo[i].units))]]
+        hands[s] = (tries[0][0], *tries[0][1])
+    main, others = order[0], order[1:]
+    tile, text, sources = hands[main]
+    sc = score(
+        rs,
+        text,
+        **_circumstances(rs, g, recs, final, main, tile, sources, others),
+        also={o: hands[o][1] for o in others},
+        also_meld_from={o: hands[o][2] for o in others},
+    )
     recorded = tuple(sum(int(rec[f"pay_{src}_{s}"]) for src in g.win_sources) for s in range(4))
-    return Rescored(index, scores, recorded)
+    return Rescored(index, sc, recorded)
 
 
-def _score_seat(
-    rs: RuleSet, g, recs: list[dict], final: dict[str, Any], seat: int, tile: int
-) -> Score | None:
-    """Seat ``seat``'s win on ``tile`` in the hand that ``recs[-1]`` records and ``final``
-    ends, scored with every circumstance read from them; ``None`` where its tiles as the
-    hand ended hold the winning tile's place but not that tile."""
-    rec = recs[-1]
-    how = R.WIN_KINDS[rec["win_kind"]]
-    tsumo = R.self_drawn(rec["win_kind"])
-    on_ready = bool(final["wild_draw"] == DRAW_ON_READY)  # 对宝: the 宝 won on is not held
+def _hand(
+    rs: RuleSet, final: dict[str, Any], seat: int, tile: int, tsumo: bool
+) -> tuple[str, tuple[int, ...]] | None:
+    """Seat ``seat``'s hand as it won on ``tile`` (``+`` marks it; no ``+`` for a win on no
+    tile), its bonus tiles written as flowers where it has no more than eight, and its
+    exposed melds' sources; ``None`` where the tiles as the hand ended hold the winning
+    tile's place but not that tile."""
     melds, sources = _melds(final, seat)
     counts = final["concealed"][seat].copy()
     # the tile won on is held by the first winner on a discard, not by the others (one
@@ -170,33 +183,63 @@ def _score_seat(
         if not counts[tile]:
             return None
         counts[tile] -= 1
-    hand = to_compact(Hand(counts=counts, melds=tuple(melds)))
-    won_on = f" +{name(tile)}" if tile >= 0 else ""  # none: 天胡 on the dealt tiles, bonus
+    flowers = tuple(range(34, 34 + _bonus(rs, final, seat)[0]))
+    hand = to_compact(Hand(counts=counts, melds=tuple(melds), flowers=flowers))
+    won_on = f" +{name(tile)}" if tile >= 0 else ""
+    return f"{hand}{won_on}{'' if tsumo else ' (ron)'}", tuple(sources)
+
+
+def _bonus(rs: RuleSet, final: dict[str, Any], seat: int) -> tuple[int, int | None]:
+    """Seat ``seat``'s bonus tiles: ``(flowers written in its hand, bonus count given
+    apart)`` — written as flowers where the rule set has them and there are at most
+    eight, else given as a count."""
+    n = int(final["status"][seat, ST_BONUS])
+    return (n, None) if rs.has_flowers and n <= 8 else (0, n)
+
+
+def _circumstances(
+    rs: RuleSet,
+    g,
+    recs: list[dict],
+    final: dict[str, Any],
+    seat: int,
+    tile: int,
+    sources: tuple[int, ...],
+    others: list[int] | tuple,
+) -> dict[str, Any]:
+    """The circumstances of seat ``seat``'s win on ``tile``, read from the records and the
+    state as the hand ended (``others``: the other winners, whose melds carry their own
+    sources)."""
+    rec = recs[-1]
+    how = R.WIN_KINDS[rec["win_kind"]]
     status = final["status"]
-    discarder = None if tsumo else int(rec["discarder"])
+    discarder = None if R.self_drawn(rec["win_kind"]) else int(rec["discarder"])
     birds = [name(int(rec[f"bird_{i}"])) for i in range(rec.get("n_birds", 0))]
-    dice = (rec["dice_0"], rec["dice_1"]) if "dice_0" in rec else None
-    return score(
-        rs,
-        f"{hand}{won_on}{'' if tsumo else ' (ron)'}",
-        how=how,
-        seat=seat,
-        dealer=int(rec["dealer"]),
-        discarder=discarder,
-        meld_from=tuple(sources),
-        turn=int(final["turns"]),
-        wild=name(int(rec["wild_kind"])) if g.cfg[V.WILD] == V.WILD_INDICATOR else None,
-        bao=name(int(final["bao"])) if final["bao"] >= 0 and g.model == "bao" else None,
-        declared=_declared(g, final, discarder),
-        discarder_ready=bool(discarder is not None and status[discarder, ST_TENPAI]),
-        wall=" ".join(birds),
-        dice=dice,
-        huangfan=rec.get("huangfan"),
-        after_draw=len(recs) > 1 and recs[-2]["outcome"] == R.OUT_DRAW and g.model == "bao",
-        bonus=int(status[seat, ST_BONUS]),
-        left=_left(rec, final, g, how),
-        claimed={q: c for q in range(4) if q != seat and (c := _claims(final, q, seat))},
-        revealed=_revealed(g, final, seat, how, tile),
-        on_ready=on_ready,
-        worlds=1,
-    )
+    return {
+        "how": how,
+        "seat": seat,
+        "dealer": int(rec["dealer"]),
+        "discarder": discarder,
+        "meld_from": sources,
+        "turn": int(final["turns"]),
+        "wild": name(int(rec["wild_kind"])) if g.cfg[V.WILD] == V.WILD_INDICATOR else None,
+        "bao": name(int(final["bao"])) if final["bao"] >= 0 and g.model == "bao" else None,
+        "declared": _declared(g, final, discarder),
+        "discarder_ready": bool(discarder is not None and status[discarder, ST_TENPAI]),
+        "wall": " ".join(birds),
+        "dice": (rec["dice_0"], rec["dice_1"]) if "dice_0" in rec else None,
+        "huangfan": rec.get("huangfan"),
+        "after_draw": len(recs) > 1 and recs[-2]["outcome"] == R.OUT_DRAW and g.model == "bao",
+        "bonus": _bonus(rs, final, seat)[1],
+        "left": _left(rec, final, g, how),
+        "claimed": {  # by the seats that did not win, from each winner
+            (q, b): c
+            for q in range(4)
+            if q != seat and q not in others
+            for b in (seat, *others)
+            if (c := _claims(final, q, b))
+        },
+        "revealed": _revealed(g, final, seat, how, tile),
+        "on_ready": bool(final["wild_draw"] == DRAW_ON_READY),  # 对宝: the 宝 is not held
+        "worlds": 1,
+    }

@@ -35,13 +35,14 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import game_config, scoring_values
-from .position import position
+from .position import meld_type, position
 from .score_input import (
     bonus_count,
     claims_on,
     default_meld_from,
     how_won,
     kind_of,
+    other_winners,
     revealed_tiles,
     seat_of,
     tiles_left,
@@ -61,6 +62,7 @@ from .state import (
     ST_BONUS,
     ST_DECLARED,
     ST_TENPAI,
+    add_meld,
     is_wild_kind,
 )
 from .wins import bonus_tiles_win, finish_win, self_win, win_test_on
@@ -196,10 +198,11 @@ class _Setting:
     wall: tuple[int, ...]
     dice: tuple[int, int] | None
     carried: dict[str, int]
-    claimed: dict[int, int]
+    claimed: dict[tuple[int, int], int]
     left: int | None
     revealed: tuple[int, ...]
     on_ready: bool
+    also: dict[int, tuple[Hand, tuple[int, ...]]]
 
 
 def _world(st: _Setting, seed: int):
@@ -236,9 +239,11 @@ def _world(st: _Setting, seed: int):
     claimed = [i for i in range(S.n_melds[st.seat]) if S.melds[st.seat, i, M_FROM] >= 0]
     for i, frm in zip(claimed, st.meld_from, strict=True):
         S.melds[st.seat, i, M_FROM] = frm
-    for q, n in st.claimed.items():  # the claims alone: the settlement counts their sources
+    for o, (other, sources) in st.also.items():
+        _place(G, S, o, other, sources)
+    for (q, b), n in st.claimed.items():  # the claims alone: the settlement counts sources
         for _ in range(n):
-            S.melds[q, S.n_melds[q]] = (0, MELD_PUNG, st.seat)
+            S.melds[q, S.n_melds[q]] = (0, MELD_PUNG, b)
             S.n_melds[q] += 1
     S.status[:, ST_TENPAI] = 0
     if st.discarder_ready:
@@ -283,9 +288,30 @@ def _world(st: _Setting, seed: int):
     else:
         legal, units, bits = win_test_on(G, S, W, s, t, kind)
         S.units[s], S.bits[s] = units, bits
+    winners = 1 << st.seat
+    for o, (other, _) in st.also.items():
+        won, S.units[o], S.bits[o] = win_test_on(
+            G, S, W, np.int64(o), np.int64(other.win_tile), kind
+        )
+        if not won:
+            raise ValueError(f"also: seat {o}'s hand does not win on {name(other.win_tile)}")
+        winners |= 1 << o
     if legal:
-        finish_win(G, S, W, wall, rec, np.int64(1 << st.seat), kind, np.int64(st.discarder), t)
+        finish_win(G, S, W, wall, rec, np.int64(winners), kind, np.int64(st.discarder), t)
     return S, rec, bool(legal)
+
+
+def _place(G, S, o: int, hand: Hand, sources: tuple[int, ...]) -> None:
+    """Another winner's tiles (its tile won on apart) and melds put in seat ``o``."""
+    S.concealed[o] = hand.counts[:34]
+    S.concealed[o, hand.win_tile] -= 1
+    S.melded[o] = 0
+    S.n_melds[o] = 0
+    S.status[o, ST_BONUS] = len(hand.flowers)
+    exposed = iter(sources)
+    for m in hand.melds:
+        src = -1 if m.concealed and m.type == "kong" else next(exposed)
+        add_meld(G, S, np.int64(o), np.int64(m.first), np.int64(meld_type(m)), np.int64(src))
 
 
 def _on_ready_win(G, S, W, st: _Setting) -> bool:
@@ -384,10 +410,12 @@ def score(
     huangfan: int | None = None,
     after_draw: bool = False,
     bonus: int | None = None,
-    claimed: dict[int, int] | None = None,
+    claimed: dict[int | tuple[int, int], int] | None = None,
     left: int | None = None,
     revealed: str = "",
     on_ready: bool = False,
+    also: dict[int, str] | None = None,
+    also_meld_from: dict[int, tuple[int, ...]] | None = None,
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -406,11 +434,14 @@ def score(
     hands); ``after_draw`` (the hand follows a drawn one: the 宝 game's 荒庄 item);
     ``bonus`` (the bonus tiles set aside: flowers, and dragons where they are bonus tiles;
     default the flowers written in the hand); ``claimed`` (how many melds each other seat
-    claimed from the winner's discards: 承包 runs both ways, §5.7); ``left`` (the tiles
+    claimed from the winner's discards: 承包 runs both ways, §5.7; a key ``(q, b)``: seat
+    ``q`` from seat ``b``, another winner); ``left`` (the tiles
     left to draw when the hand is won: fewer than the birds leaves fewer birds, §2.6;
     0 for the 海底 wins, default whatever a random position leaves); ``revealed`` (the other
     tiles a 开杠 revealed beside the winning one: each that wins too raises the units,
-    §2.5); ``on_ready`` (对宝: won at 报听, the 宝 among the waits, no tile drawn). 天胡 on
+    §2.5); ``on_ready`` (对宝: won at 报听, the 宝 among the waits, no tile drawn);
+    ``also`` (the other seats that won on the same discard, seat -> hand, with
+    ``also_meld_from`` their melds' sources: the payments are then every winner's). 天胡 on
     the dealt tiles is written without ``+`` (turn 0, the dealer), as is a win by bonus
     tiles (``how`` ``bonus``).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
@@ -493,6 +524,7 @@ def score(
         left=tiles_left(how, left),
         revealed=revealed_tiles(rs, how, revealed, _opened(g.rules_arrays)),
         on_ready=bool(on_ready),
+        also=other_winners(rs, also or {}, also_meld_from or {}, seat, discarder, how),
     )
     head = {
         "rules": rs.id,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..notation import parse_tiles, tile_list
+from ..notation import parse_hand, parse_tiles, tile_list
 from ..rules import RuleSet
 from ..tiles import Hand, name
 from . import record as R
@@ -112,16 +112,22 @@ def tiles_left(how: str, left: int | None) -> int | None:
     return left
 
 
-def claims_on(rs: RuleSet, seat: int, claimed: dict[int, int]) -> dict[int, int]:
+def claims_on(
+    rs: RuleSet, seat: int, claimed: dict[int | tuple[int, int], int]
+) -> dict[tuple[int, int], int]:
+    """``claimed`` as ``{(claimer, from): melds}``: a seat key ``q`` is ``(q, seat)``, the
+    melds ``q`` claimed from the winner; a pair ``(q, b)`` the melds ``q`` claimed from
+    ``b`` (another winner's, with ``also``)."""
     out = {}
-    for q, n in claimed.items():
-        q = seat_of("a claiming seat", q)
-        if q == seat or not 0 <= n <= rs.melds:
+    for key, n in claimed.items():
+        q, b = key if isinstance(key, tuple) else (key, seat)
+        q, b = seat_of("a claiming seat", q), seat_of("a claimed-from seat", b)
+        if q in (seat, b) or not 0 <= n <= rs.melds:
             raise ValueError(
-                f"claimed gives another seat than the winner ({seat}) and 0 to {rs.melds} "
-                f"melds, got seat {q}: {n}"
+                f"claimed gives a seat other than the winner ({seat}) claiming from another "
+                f"seat, 0 to {rs.melds} melds; got seat {q} from {b}: {n}"
             )
-        out[q] = int(n)
+        out[q, b] = int(n)
     return out
 
 
@@ -170,3 +176,43 @@ def revealed_tiles(rs: RuleSet, how: str, text: str, opened: int) -> tuple[int, 
         if k not in rs.kinds:
             raise ValueError(f"revealed {name(k)} is not a tile of {rs.id}")
     return tiles
+
+
+def other_winners(
+    rs: RuleSet,
+    also: dict[int, str],
+    meld_from: dict[int, tuple[int, ...]],
+    seat: int,
+    discarder: int,
+    how: str,
+) -> dict[int, tuple[Hand, tuple[int, ...]]]:
+    """The other seats that won on the same discard (``also``: seat -> hand, its tile won
+    on marked ``+``), each with its hand and its exposed melds' sources (``meld_from``, or
+    the default), checked."""
+    if not also:
+        return {}
+    if R.self_drawn(R.WIN_KINDS.index(how)):
+        raise ValueError("also names other seats that won on the same discard: not a self-draw")
+    out = {}
+    for o, text in also.items():
+        o = seat_of("another winner", o)
+        if o in (seat, discarder):
+            raise ValueError(
+                f"another winner is a seat other than the winner ({seat}) and the discarder "
+                f"({discarder}), got {o}"
+            )
+        hand = parse_hand(text, rs)
+        want = rs.hand_size + 1 - 3 * len(hand.melds)
+        if hand.win_tile is None or hand.n_concealed != want:
+            raise ValueError(
+                f"seat {o}'s hand: {want} concealed tiles beside its {len(hand.melds)} "
+                f"meld(s), the tile it won on marked + (got {hand.n_concealed})"
+            )
+        exposed = [m for m in hand.melds if not m.concealed]
+        sources = tuple(meld_from.get(o, default_meld_from(exposed, o)))
+        if len(sources) != len(exposed) or o in sources or not all(0 <= f <= 3 for f in sources):
+            raise ValueError(
+                f"seat {o}'s melds come from another seat each ({len(exposed)}), got {sources}"
+            )
+        out[o] = (hand, sources)
+    return out
