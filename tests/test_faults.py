@@ -160,7 +160,9 @@ def test_stopped_then_rerun(verb, tmp_path, uninterrupted):
         _assert_interrupt_line(stopped)
         if stopped.returncode == 130 and list(out.rglob("part-*.parquet")):  # how to go on
             assert re.search(r"run (the same command|it) again", stopped.stderr), stopped.stderr
-    assert _temporary(out) == []  # an interrupted write removes its temporary file
+        assert _temporary(out) == []  # an interrupted write removes its temporary file
+    # a kill mid-write leaves its temporary file (nothing runs after SIGKILL): the run
+    # resumed clears it (checked below)
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert _temporary(out) == []
