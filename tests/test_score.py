@@ -272,6 +272,21 @@ def test_bao_payment_example_baozhongbao() -> None:
 # --------------------------------------------------------------------------- Shanghai §5
 
 
+def test_shanghai_flower_count_table() -> None:
+    """§5.4: H = 2 flowers (1 each) + an exposed wind kong (2) + a concealed dragon kong
+    (4) = 8; the hand is 混碰 (§5.5: R = L = 20, its cap), self-drawn: each pays 20."""
+    sc = score("shanghai_qhp", "[1111z] {5555z} 111m999m2m f1f2 +2m", dice=(1, 2), worlds=5)
+    assert sc.facts["flowers"] == 8 and sc.payments == (60, -20, -20, -20)
+
+
+def test_qiaoma_value_is_base_plus_flowers() -> None:
+    """§5.10: in 敲麻 V = b0 + H = 1 + 2 flowers = 3, a ron paid by the discarder alone
+    (§5.7), by a declared seat (敲麻 wins only declared)."""
+    hand = "[123m] 456p789s11z23s f1f2 +4s (ron)"
+    sc = score("shanghai_qiaoma", hand, seat=1, discarder=0, declared=(1,), dice=(1, 2), worlds=5)
+    assert sc.units == 3 and sc.payments == (-3, 3, 0, 0)
+
+
 def test_shanghai_value_example() -> None:
     """§5.5: flowers f1 f5 and a concealed 1z pung: H = 3, V = 4; the discarder pays 4."""
     sc = score("shanghai_qhp", "[555p][777s] 111z999m2s f1f5 +2s (ron)", dice=(1, 2), worlds=5)
