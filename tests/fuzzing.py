@@ -623,8 +623,8 @@ def _patched_argv(argv: list[str]):
 
 
 #: what may come before an error line on stderr: a first compile's notices (wrapped at
-#: the console's width)
-_NOTICE = re.compile(r"^compiling .*?…\n|^compiled .*? in \d+ s\n", re.M | re.S)
+#: the console's width), and a thread's wait for another's compile
+_NOTICE = re.compile(r"^compiling .*?…\n|^compiled .*? in \d+ s\n|^waiting for .*?…\n", re.M | re.S)
 
 
 def problems(outcome: Outcome) -> list[str]:

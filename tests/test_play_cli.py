@@ -326,3 +326,12 @@ def test_report_hands_beyond_memory_is_one_line(tmp_path):
     assert not (tmp_path / "changsha").exists()
     with pytest.raises(ValueError, match="streams any number"):
         play_frame("changsha", most + 1)
+
+
+def test_report_all_checks_every_rule_sets_hands_first(tmp_path):
+    """``report --all --hands 20``: a 16-hand game's rule set needs 32 (two games, the bots
+    compared over them); the atlas says so before its first report (the long fuzz profile
+    met the line only after two reports' compiles)."""
+    message = user_error("report", "--all", "--hands", "20", "--out", str(tmp_path))
+    assert "two games (32 hands)" in message
+    assert not any(tmp_path.iterdir())

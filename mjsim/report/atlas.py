@@ -299,9 +299,13 @@ def build_all(
     rows."""
     from ..sim.deals import has_qishou
     from .deal_report import build_deal_report
+    from .play_report import check_hands
     from .qishou_report import build_report
 
     ids = list(rule_ids) if rule_ids is not None else [r.id for r in playable_rules()]
+    if hands:  # every rule set's hands checked before the first report
+        for rid in ids:
+            check_hands(load_rules(rid), hands)
     rows = []
     with progress_bar("reports", len(ids), enabled=progress) as advance:
         for rid in ids:

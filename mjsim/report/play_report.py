@@ -28,7 +28,7 @@ import numpy as np
 from rich.table import Table
 
 from ..game.config import game_config
-from ..game.play import most_hands, parse_bots, play_frame
+from ..game.play import game_length, most_hands, parse_bots, play_frame
 from ..game.record import WIN_KINDS, WIN_KINDS_ZH
 from ..rules import RuleSet
 from ..stats.play_summary import play_summary, rotation_scores, rotations
@@ -123,11 +123,14 @@ def _bots_chart(c: dict[str, Any], path: Path) -> Path:
 
 
 def check_hands(rules: RuleSet, n_hands: int) -> None:
-    """The play part needs at least one game of 8 hands, and holds them in memory."""
-    if not 8 <= n_hands <= most_hands(rules):
+    """The play part needs two games (the bots are compared over them) and holds its hands
+    in memory."""
+    least = 2 * game_length(rules)
+    if not least <= n_hands <= most_hands(rules):
         raise ValueError(
-            f"the expected scores play 8 (one game) to {most_hands(rules):,} hands (held in "
-            f"memory on this machine), got --hands {n_hands:,}"
+            f"the expected scores of {rules.id} play two games ({least} hands) to "
+            f"{most_hands(rules):,} hands (held in memory on this machine), got --hands "
+            f"{n_hands:,}"
         )
 
 
