@@ -86,12 +86,14 @@ def test_a_checkpoint_of_another_training_is_refused(tmp_path):
 
 def test_cli_errors_are_one_line(tmp_path):
     runner = CliRunner()
+    (tmp_path / "notes.txt").write_text("a user's notes\n")
     for args, message in (
         (["train"], "give --budget HANDS or --minutes M"),
         (["train", "--budget", "10", "--minutes", "1"], "not both"),
         (["train", "--budget", "10", "--out", str(tmp_path)], "--out must be a file name"),
         (["train", "--rules", "nope", "--budget", "10"], "nope"),
         (["train", "--minutes", "1e999"], "less than or equal to"),  # the long fuzz's overflow
+        (["train", "--budget", "10", "--out", str(tmp_path / "notes.txt")], "not a player file"),
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

@@ -67,6 +67,11 @@ def train_cmd(
     path = out if out is not None else Path(f"{rs.id}.player.json")
     if str(path) == "" or path.is_dir():
         raise fail(f"--out must be a file name, got {str(path)!r}")
+    if path.exists() and not _is_player_file(path):
+        raise fail(
+            f"--out {str(path)!r} is a file that is not a player file: give another name, "
+            "or remove it (a player file is written over)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after it
     total = budget if budget is not None else int(60 * minutes)
     command = shlex.join(["mjsim", "train", *sys.argv[2:]])
@@ -118,6 +123,19 @@ def train_cmd(
         f"{doc['training']['generations']} generations, {doc['training']['hands_played']:,} "
         f"hands; wrote {path}"
     )
+
+
+def _is_player_file(path: Path) -> bool:
+    """Whether ``path`` holds a player file (of any rules): one a training may write over."""
+    import json
+
+    from ..game.players import FORMAT
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
 
 
 def register(app: typer.Typer) -> None:

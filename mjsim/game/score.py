@@ -139,10 +139,13 @@ class Score:
         return asdict(self)
 
 
-def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int, first: int) -> None:
+def _wall_head(
+    S, wall: np.ndarray, kinds: list[int], keep: tuple[int, ...], first: int, spare: np.ndarray
+) -> None:
     """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
-    down the wall, from the tiles drawn since ``first`` (the position's own head), or from
-    another seat's hand, so that every tile stays accounted for."""
+    down the wall, from the tiles drawn since ``first`` (the position's own head), from
+    the hand of a seat not in ``keep`` (the winners), or from ``spare`` (the tiles another
+    winner's given hand displaced), so that every tile stays accounted for."""
     head, tail = int(S.pos[P_HEAD]), int(S.pos[P_TAIL])
     if len(kinds) > tail - head:
         raise ValueError(f"{len(kinds)} wall tiles asked for, {tail - head} left")
@@ -154,7 +157,12 @@ def _wall_head(S, wall: np.ndarray, kinds: list[int], seat: int, first: int) -> 
         if later:
             wall[j], wall[later[0]] = wall[later[0]], wall[j]
             continue
-        holder = next((o for o in range(4) if o != seat and S.concealed[o, k] > 0), None)
+        holder = next((o for o in range(4) if o not in keep and S.concealed[o, k] > 0), None)
+        if holder is None and spare[k] > 0:
+            spare[k] -= 1
+            spare[wall[j]] += 1
+            wall[j] = k
+            continue
         if holder is None:
             raise ValueError(f"no {name(k)} is left for the wall: every copy is in sight")
         S.concealed[holder, k] -= 1
@@ -217,6 +225,12 @@ def _world(st: _Setting, seed: int):
         seen[st.tile] += 3  # the konger's pung
     for x in st.revealed:
         seen[x] += 1
+    for other, _ in st.also.values():  # the other winners' tiles: out of the random deal
+        seen += other.counts[:34]
+        seen[other.win_tile] -= 1  # the tile won on: the discard, counted once
+        for m in other.melds:
+            for k in m.kinds:
+                seen[k] += 1
     for _ in range(WILD_ATTEMPTS):
         G, S, W, wall = position(
             st.rs,
@@ -239,7 +253,9 @@ def _world(st: _Setting, seed: int):
     claimed = [i for i in range(S.n_melds[st.seat]) if S.melds[st.seat, i, M_FROM] >= 0]
     for i, frm in zip(claimed, st.meld_from, strict=True):
         S.melds[st.seat, i, M_FROM] = frm
+    spare = np.zeros(34, np.int64)
     for o, (other, sources) in st.also.items():
+        spare += S.concealed[o]  # the position's tiles for seat o, displaced
         _place(G, S, o, other, sources)
     for (q, b), n in st.claimed.items():  # the claims alone: the settlement counts sources
         for _ in range(n):
@@ -267,7 +283,7 @@ def _world(st: _Setting, seed: int):
             )
         S.pos[P_HEAD] = head
     if st.wall:
-        _wall_head(S, wall, list(st.wall), st.seat, first)
+        _wall_head(S, wall, list(st.wall), (st.seat, *st.also), first, spare)
     module = SC.model(g.model)
     for key, value in st.carried.items():
         S.carry[getattr(module, _CARRIED[key])] = value
