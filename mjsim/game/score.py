@@ -225,12 +225,6 @@ def _world(st: _Setting, seed: int):
         seen[st.tile] += 3  # the konger's pung
     for x in st.revealed:
         seen[x] += 1
-    for other, _ in st.also.values():  # the other winners' tiles: out of the random deal
-        seen += other.counts[:34]
-        seen[other.win_tile] -= 1  # the tile won on: the discard, counted once
-        for m in other.melds:
-            for k in m.kinds:
-                seen[k] += 1
     for _ in range(WILD_ATTEMPTS):
         G, S, W, wall = position(
             st.rs,
