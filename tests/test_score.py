@@ -389,6 +389,19 @@ def test_two_winners_on_one_discard_pay_together() -> None:
     assert both.payments == tuple(a + b for a, b in zip(one.payments, two.payments, strict=True))
 
 
+def test_another_winners_bonus_tiles_count() -> None:
+    """shanghai_qiaoma seed 7 hand 469: the second winner's nine bonus tiles (more than the
+    eight flowers its hand can write) are given apart, ``also_bonus``; its H counts them
+    (§5.4), so it is paid what it is paid scored alone with ``bonus``."""
+    common = dict(how="dianpao", dealer=1, discarder=2, declared=(1, 2, 3), dice=(3, 4))
+    h1, h3 = "333m45s11z [333z] [234p] +6s (ron)", "567789m6s [678p] [345s] f1 f2 f3 +6s (ron)"
+    alone = score("shanghai_qiaoma", h1, seat=1, bonus=9, worlds=1, **common)
+    both = score("shanghai_qiaoma", h3, seat=3, also={1: h1}, also_bonus={1: 9}, worlds=1, **common)
+    assert alone.payments[1] > 9 and both.payments[1] == alone.payments[1]
+    with pytest.raises(ValueError, match="also_bonus name seats given in also"):
+        score("shanghai_qiaoma", h3, seat=3, also_bonus={1: 9}, worlds=1, **common)
+
+
 def test_a_liable_winner_beside_another_is_settled_as_the_engine_does() -> None:
     """shanghai_qhp seed 7 hand 2034: two winners on one discard, one of them liable (承包)
     to the other; scored apart the liable winner would pay, together the discarder does
@@ -574,6 +587,7 @@ def test_cli_help_lists_every_circumstance() -> None:
         "--revealed",
         "--on-ready",
         "--also",
+        "--also-bonus",
         "--set",
         "--json",
     ):

@@ -28,14 +28,14 @@ def _seats(text: str | None) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-def _claims(text: str | None) -> dict[int, int] | None:
+def _counts(option: str, text: str | None) -> dict[int, int] | None:
     if text is None:
         return None
     out = {}
     for item in text.replace(",", " ").split():
         seat, _, count = item.partition(":")
         if not (seat.isdigit() and count.isdigit()):
-            raise ValueError(f"--claimed takes seat:count items such as 3:3, got {text!r}")
+            raise ValueError(f"{option} takes seat:count items such as 3:3, got {quote(text)}")
         out[int(seat)] = int(count)
     return out
 
@@ -171,6 +171,12 @@ def score_cmd(
         help="Another seat that won on the same discard, SEAT:HAND, e.g. '3:[111m] 234p "
         "+5s (ron)' (repeatable): the payments are then every winner's.",
     ),
+    also_bonus: str | None = typer.Option(
+        None,
+        "--also-bonus",
+        help="Another winner's bonus tiles where its hand does not write them as flowers, "
+        "seat:count, e.g. 3:9.",
+    ),
     on_ready: bool = typer.Option(
         False,
         "--on-ready",
@@ -208,11 +214,12 @@ def score_cmd(
         huangfan=huangfan,
         after_draw=after_draw,
         bonus=bonus,
-        claimed=_claims(claimed),
+        claimed=_counts("--claimed", claimed),
         left=left,
         revealed=revealed,
         on_ready=on_ready,
         also=_also(also),
+        also_bonus=_counts("--also-bonus", also_bonus),
         worlds=worlds,
         seed=seed,
     )

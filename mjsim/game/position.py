@@ -4,6 +4,8 @@
 settles: the engine's deal of a random wall (so bonus tiles, the indicator and the wildcards
 are the rule set's), the seat's concealed tiles and melds, the tiles already seen in the
 other seats' discards, and the other hands and the live wall dealt at random from the rest.
+:func:`place` then puts another seat's given hand in place, and :func:`wall_head` sets the
+live wall's next tiles, each keeping every tile accounted for.
 
 >>> from mjsim.rules import load_rules
 >>> from mjsim.notation import parse_hand
@@ -31,6 +33,7 @@ from .state import (
     P_LAST,
     P_TAIL,
     P_TURNS,
+    ST_BONUS,
     ST_QS_DONE,
     add_meld,
     new_scratch,
@@ -136,3 +139,48 @@ def position(
     for o in others:
         assess(G, S, W, np.int64(o), np.int64(R.BOT_EFFICIENCY), np.int64(1))
     return G, S, W, wall
+
+
+def place(G, S, o: int, hand: Hand, sources: tuple[int, ...], bonus: int) -> None:
+    """Another winner's tiles (its tile won on apart), melds (claimed from ``sources``) and
+    ``bonus`` tiles put in seat ``o``."""
+    S.concealed[o] = hand.counts[:34]
+    S.concealed[o, hand.win_tile] -= 1
+    S.melded[o] = 0
+    S.n_melds[o] = 0
+    S.status[o, ST_BONUS] = bonus
+    exposed = iter(sources)
+    for m in hand.melds:
+        src = -1 if m.concealed and m.type == "kong" else next(exposed)
+        add_meld(G, S, np.int64(o), np.int64(m.first), np.int64(meld_type(m)), np.int64(src))
+
+
+def wall_head(
+    S, wall: np.ndarray, kinds: list[int], keep: tuple[int, ...], first: int, spare: np.ndarray
+) -> None:
+    """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
+    down the wall, from the tiles drawn since ``first`` (the position's own head), from
+    the hand of a seat not in ``keep`` (the winners), or from ``spare`` (the tiles another
+    winner's given hand displaced), so that every tile stays accounted for."""
+    head, tail = int(S.pos[P_HEAD]), int(S.pos[P_TAIL])
+    if len(kinds) > tail - head:
+        raise ValueError(f"{len(kinds)} wall tiles asked for, {tail - head} left")
+    for i, k in enumerate(kinds):
+        j = head + i
+        if wall[j] == k:
+            continue
+        later = [x for x in (*range(j + 1, tail), *range(first, head)) if wall[x] == k]
+        if later:
+            wall[j], wall[later[0]] = wall[later[0]], wall[j]
+            continue
+        holder = next((o for o in range(4) if o not in keep and S.concealed[o, k] > 0), None)
+        if holder is None and spare[k] > 0:
+            spare[k] -= 1
+            spare[wall[j]] += 1
+            wall[j] = k
+            continue
+        if holder is None:
+            raise ValueError(f"no {name(k)} is left for the wall: every copy is in sight")
+        S.concealed[holder, k] -= 1
+        S.concealed[holder, wall[j]] += 1
+        wall[j] = k

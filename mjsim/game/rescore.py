@@ -163,6 +163,7 @@ def rescore(
         **_circumstances(rs, g, recs, final, main, tile, sources, others),
         also={o: hands[o][1] for o in others},
         also_meld_from={o: hands[o][2] for o in others},
+        also_bonus={o: n for o in others if (n := _bonus(rs, final, o)[1]) is not None},
     )
     recorded = tuple(sum(int(rec[f"pay_{src}_{s}"]) for src in g.win_sources) for s in range(4))
     return Rescored(index, sc, recorded)

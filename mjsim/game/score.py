@@ -35,7 +35,7 @@ from . import record as R
 from . import scoring as SC
 from . import values as V
 from .config import game_config, scoring_values
-from .position import meld_type, position
+from .position import place, position, wall_head
 from .score_input import (
     bonus_count,
     claims_on,
@@ -62,7 +62,6 @@ from .state import (
     ST_BONUS,
     ST_DECLARED,
     ST_TENPAI,
-    add_meld,
     is_wild_kind,
 )
 from .wins import bonus_tiles_win, finish_win, self_win, win_test_on
@@ -139,37 +138,6 @@ class Score:
         return asdict(self)
 
 
-def _wall_head(
-    S, wall: np.ndarray, kinds: list[int], keep: tuple[int, ...], first: int, spare: np.ndarray
-) -> None:
-    """The live wall's next tiles made ``kinds`` (in order), each swapped in from further
-    down the wall, from the tiles drawn since ``first`` (the position's own head), from
-    the hand of a seat not in ``keep`` (the winners), or from ``spare`` (the tiles another
-    winner's given hand displaced), so that every tile stays accounted for."""
-    head, tail = int(S.pos[P_HEAD]), int(S.pos[P_TAIL])
-    if len(kinds) > tail - head:
-        raise ValueError(f"{len(kinds)} wall tiles asked for, {tail - head} left")
-    for i, k in enumerate(kinds):
-        j = head + i
-        if wall[j] == k:
-            continue
-        later = [x for x in (*range(j + 1, tail), *range(first, head)) if wall[x] == k]
-        if later:
-            wall[j], wall[later[0]] = wall[later[0]], wall[j]
-            continue
-        holder = next((o for o in range(4) if o not in keep and S.concealed[o, k] > 0), None)
-        if holder is None and spare[k] > 0:
-            spare[k] -= 1
-            spare[wall[j]] += 1
-            wall[j] = k
-            continue
-        if holder is None:
-            raise ValueError(f"no {name(k)} is left for the wall: every copy is in sight")
-        S.concealed[holder, k] -= 1
-        S.concealed[holder, wall[j]] += 1
-        wall[j] = k
-
-
 def _dice_seed(G, S, rec, columns: tuple[str, ...], dice: tuple[int, int]) -> int:
     """A dice seed whose opening dice (the model's ``dice_0``, ``dice_1``) are ``dice``."""
     if "dice_0" not in columns:
@@ -210,7 +178,7 @@ class _Setting:
     left: int | None
     revealed: tuple[int, ...]
     on_ready: bool
-    also: dict[int, tuple[Hand, tuple[int, ...]]]
+    also: dict[int, tuple[Hand, tuple[int, ...], int]]
 
 
 def _world(st: _Setting, seed: int):
@@ -248,9 +216,9 @@ def _world(st: _Setting, seed: int):
     for i, frm in zip(claimed, st.meld_from, strict=True):
         S.melds[st.seat, i, M_FROM] = frm
     spare = np.zeros(34, np.int64)
-    for o, (other, sources) in st.also.items():
+    for o, (other, sources, bonus) in st.also.items():
         spare += S.concealed[o]  # the position's tiles for seat o, displaced
-        _place(G, S, o, other, sources)
+        place(G, S, o, other, sources, bonus)
     for (q, b), n in st.claimed.items():  # the claims alone: the settlement counts sources
         for _ in range(n):
             S.melds[q, S.n_melds[q]] = (0, MELD_PUNG, b)
@@ -277,7 +245,7 @@ def _world(st: _Setting, seed: int):
             )
         S.pos[P_HEAD] = head
     if st.wall:
-        _wall_head(S, wall, list(st.wall), (st.seat, *st.also), first, spare)
+        wall_head(S, wall, list(st.wall), (st.seat, *st.also), first, spare)
     module = SC.model(g.model)
     for key, value in st.carried.items():
         S.carry[getattr(module, _CARRIED[key])] = value
@@ -299,7 +267,7 @@ def _world(st: _Setting, seed: int):
         legal, units, bits = win_test_on(G, S, W, s, t, kind)
         S.units[s], S.bits[s] = units, bits
     winners = 1 << st.seat
-    for o, (other, _) in st.also.items():
+    for o, (other, _, _) in st.also.items():
         won, S.units[o], S.bits[o] = win_test_on(
             G, S, W, np.int64(o), np.int64(other.win_tile), kind
         )
@@ -309,19 +277,6 @@ def _world(st: _Setting, seed: int):
     if legal:
         finish_win(G, S, W, wall, rec, np.int64(winners), kind, np.int64(st.discarder), t)
     return S, rec, bool(legal)
-
-
-def _place(G, S, o: int, hand: Hand, sources: tuple[int, ...]) -> None:
-    """Another winner's tiles (its tile won on apart) and melds put in seat ``o``."""
-    S.concealed[o] = hand.counts[:34]
-    S.concealed[o, hand.win_tile] -= 1
-    S.melded[o] = 0
-    S.n_melds[o] = 0
-    S.status[o, ST_BONUS] = len(hand.flowers)
-    exposed = iter(sources)
-    for m in hand.melds:
-        src = -1 if m.concealed and m.type == "kong" else next(exposed)
-        add_meld(G, S, np.int64(o), np.int64(m.first), np.int64(meld_type(m)), np.int64(src))
 
 
 def _on_ready_win(G, S, W, st: _Setting) -> bool:
@@ -426,6 +381,7 @@ def score(
     on_ready: bool = False,
     also: dict[int, str] | None = None,
     also_meld_from: dict[int, tuple[int, ...]] | None = None,
+    also_bonus: dict[int, int] | None = None,
     worlds: int = WORLDS,
     seed: int = 0,
 ) -> Score:
@@ -451,7 +407,8 @@ def score(
     tiles a 开杠 revealed beside the winning one: each that wins too raises the units,
     §2.5); ``on_ready`` (对宝: won at 报听, the 宝 among the waits, no tile drawn);
     ``also`` (the other seats that won on the same discard, seat -> hand, with
-    ``also_meld_from`` their melds' sources: the payments are then every winner's). 天胡 on
+    ``also_meld_from`` their melds' sources and ``also_bonus`` their bonus tiles where not
+    written as flowers: the payments are then every winner's). 天胡 on
     the dealt tiles is written without ``+`` (turn 0, the dealer), as is a win by bonus
     tiles (``how`` ``bonus``).
     Whatever of these the settlement reads and is not given is averaged over ``worlds``
@@ -534,7 +491,9 @@ def score(
         left=tiles_left(how, left),
         revealed=revealed_tiles(rs, how, revealed, _opened(g.rules_arrays)),
         on_ready=bool(on_ready),
-        also=other_winners(rs, also or {}, also_meld_from or {}, seat, discarder, how),
+        also=other_winners(
+            rs, also or {}, also_meld_from or {}, also_bonus or {}, seat, discarder, how
+        ),
     )
     head = {
         "rules": rs.id,

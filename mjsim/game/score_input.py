@@ -182,13 +182,19 @@ def other_winners(
     rs: RuleSet,
     also: dict[int, str],
     meld_from: dict[int, tuple[int, ...]],
+    bonus: dict[int, int],
     seat: int,
     discarder: int,
     how: str,
-) -> dict[int, tuple[Hand, tuple[int, ...]]]:
+) -> dict[int, tuple[Hand, tuple[int, ...], int]]:
     """The other seats that won on the same discard (``also``: seat -> hand, its tile won
-    on marked ``+``), each with its hand and its exposed melds' sources (``meld_from``, or
-    the default), checked."""
+    on marked ``+``), each with its hand, its exposed melds' sources (``meld_from``, or
+    the default) and its bonus tiles (``bonus``, or the flowers its hand writes), checked."""
+    if not set(meld_from) | set(bonus) <= set(also):
+        raise ValueError(
+            f"also_meld_from and also_bonus name seats given in also ({sorted(also)}), got "
+            f"{sorted(set(meld_from) | set(bonus))}"
+        )
     if not also:
         return {}
     if R.self_drawn(R.WIN_KINDS.index(how)):
@@ -214,5 +220,6 @@ def other_winners(
             raise ValueError(
                 f"seat {o}'s melds come from another seat each ({len(exposed)}), got {sources}"
             )
-        out[o] = (hand, sources)
+        n = bonus_count(rs, hand, bonus[o]) if o in bonus else len(hand.flowers)
+        out[o] = (hand, sources, n)
     return out
