@@ -6,8 +6,10 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
   value bot's ``min(cost, big − 1)``; ``big``), and how many threatening opponents have not
   discarded the kind — declared or locked (``danger_declared``), showing three melds or
-  one claim from a liability (``danger_melds``) — each weighed more the farther the hand is
-  from ready (``…_far``, per cost above 1). Among the discards within ``margin`` of the
+  one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
+  (``danger_late``: times the square of the share of the hand's draws made, so a fold
+  late in the hand) — each weighed more the farther the hand is from ready (``…_far``,
+  per cost above 1). Among the discards within ``margin`` of the
   best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
   :func:`mjsim.game.bots.wait_worth`) decide; the first kind among equals.
@@ -18,7 +20,11 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   hand is ready for a big win and at least ``decline_left`` tiles are left.
 
 Kongs, 报听, the 海底 and 推出 are the efficiency bot's. :data:`EFFICIENCY` is the efficiency
-bot as a point of this space (its records, hand for hand — tests/test_tuned.py); the value
+bot as a point of this space (its records, hand for hand — tests/test_tuned.py). Its margin
+is 0.5: any margin below the cost's weight keeps exactly the discards of the best cost, and
+0.5 lets a small danger weigh against the improving tiles (at 0 a danger of 0.01 split the
+equal-cost discards before the improving tiles were counted, and lost 0.18 a hand in
+generic). The value
 and cautious bots are near points of it. Seats that are not ``tuned`` play their own bot.
 This module is imported only by a line-up with a tuned seat (:mod:`mjsim.game.policy`'s
 registry), so no other run compiles it.
@@ -49,6 +55,7 @@ from .state import (
     CLAIM_DECLINE,
     CLAIM_TAKE_CHOW,
     CLAIM_TAKE_PUNG,
+    P_TURNS,
     RON_PASS,
     ST_CLAIM,
     ST_COST,
@@ -72,13 +79,15 @@ PARAMS = (
     Param("cost", 1.0, 0.0, 2.0, "a discard's cost (shanten + 1)"),
     Param("value", 0.0, 0.0, 2.0, "min(cost, big-win cost − 1), the value bot's score"),
     Param("big", 0.0, 0.0, 1.0, "the big-win families' lowest cost"),
-    Param("margin", 0.0, 0.0, 1.5, "score above the best still weighed by ukeire and worth"),
+    Param("margin", 0.5, 0.0, 1.5, "score above the best still weighed by ukeire and worth"),
     Param("ukeire", 1 / 256, 0.0, 0.05, "a live improving tile (less is better: subtracted)"),
     Param("worth", 0.0, 0.0, 1.0, "ln(1 + live winning tiles × units) of a ready hand"),
     Param("danger_declared", 0.0, 0.0, 2.0, "a declared or locked opponent's unsafe kind"),
     Param("danger_declared_far", 0.0, 0.0, 2.0, "the same, per cost above 1"),
     Param("danger_melds", 0.0, 0.0, 2.0, "a three-meld or liable opponent's unsafe kind"),
     Param("danger_melds_far", 0.0, 0.0, 2.0, "the same, per cost above 1"),
+    Param("danger_late", 0.0, 0.0, 2.0, "any other opponent's unsafe kind × (share drawn)²"),
+    Param("danger_late_far", 0.0, 0.0, 2.0, "the same, per cost above 1"),
     Param("claim_bias", 0.5, -0.5, 1.5, "added to a claim's score: claim when below now"),
     Param("claim_open", 0.0, -0.5, 1.5, "added to the first meld of a closed hand"),
     Param("decline_units", 0.0, 0.0, 8.0, "pass a discarded win worth fewer units …"),
@@ -97,6 +106,8 @@ INDEX = {p.name: i for i, p in enumerate(PARAMS)}
     DANGER_DECLARED_FAR,
     DANGER_MELDS,
     DANGER_MELDS_FAR,
+    DANGER_LATE,
+    DANGER_LATE_FAR,
     CLAIM_BIAS,
     CLAIM_OPEN,
     DECLINE_UNITS,
@@ -139,6 +150,16 @@ def _threats(G, S, s):
 
 
 @njit_borrowed
+def _late(G, S):
+    """The square of the share of the hand's draws made: discards so far over those and
+    the tiles left to draw (0 at the deal, 1 at the last tile)."""
+    turns = S.pos[P_TURNS]
+    total = turns + tiles_left(G, S)
+    share = turns / total if total > 0 else 1.0
+    return share * share
+
+
+@njit_borrowed
 def _score(th, c, b):
     """A hand's score from its cost ``c`` and its big-win families' lowest cost ``b``."""
     v = c if c <= b - 1 else b - 1
@@ -163,12 +184,15 @@ def discard(P, G, S, W, bots, s):
     floor = c14 if c14 > 1 else 1
     n_fams = B.close_families(G, W, np.int64(floor))
     big = _wants_big(th)
-    declared, melds = np.int64(0), np.int64(0)
-    if th[DANGER_DECLARED] + th[DANGER_DECLARED_FAR] + th[DANGER_MELDS] + th[DANGER_MELDS_FAR]:
-        declared, melds = _threats(G, S, s)
+    declared, melds, late = np.int64(0), np.int64(0), np.int64(0)
     far = c14 - 1 if c14 > 1 else 0
     w_declared = th[DANGER_DECLARED] + th[DANGER_DECLARED_FAR] * far
     w_melds = th[DANGER_MELDS] + th[DANGER_MELDS_FAR] * far
+    w_late = th[DANGER_LATE] + th[DANGER_LATE_FAR] * far
+    if w_declared + w_melds + w_late:
+        declared, melds = _threats(G, S, s)
+        late = np.int64(15 & ~(1 << s) & ~declared & ~melds)
+        w_late *= _late(G, S)
     fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if big else (W.close[:], n_fams)
     n = B.discard_candidates(G, S, W, s, counts)
     kernel_trials(
@@ -197,6 +221,8 @@ def discard(P, G, S, W, bots, s):
             x += w_declared * B.danger(S, np.int64(declared), d)
         if melds:
             x += w_melds * B.danger(S, np.int64(melds), d)
+        if late:
+            x += w_late * B.danger(S, late, d)
         scores[d] = x
         bases[d] = c
         if x < best:
