@@ -23,6 +23,7 @@ from .output import (
     SCHEDULER,
     console,
     emit_json,
+    fail,
     folder,
     rules_from,
     user_errors,
@@ -139,6 +140,23 @@ def compare_cmd(
         "--unpaired",
         help="Allow variants that change the tile set (other walls: differences are not paired).",
     ),
+    adapt: bool = typer.Option(
+        False,
+        "--adapt",
+        help="Four tuned seats, each rule set with its own player (trained once, kept): the "
+        "effect with the players unchanged and adapted, and what the players change.",
+    ),
+    adapt_budget: int = typer.Option(
+        1_000_000, "--adapt-budget", min=1000, max=MAX_COUNT, help="Hands a player trains for."
+    ),
+    adapt_seed: int = typer.Option(1, "--adapt-seed", min=0, help="The players' training seed."),
+    players: Path | None = typer.Option(
+        None,
+        "--players",
+        parser=folder,
+        help="Where --adapt keeps trained players (default: $MJSIM_PLAYERS or "
+        "~/.cache/mjsim/players).",
+    ),
     scheduler: str | None = SCHEDULER,
     quiet: bool = QUIET,
     json: bool = JSON,
@@ -147,7 +165,8 @@ def compare_cmd(
 
     Every variant plays the same hands (walls, dice, bots) as the baseline (the rule set's
     defaults with --set); each metric's difference comes with its standard error (by game),
-    95% interval and how much the pairing saved.
+    95% interval and how much the pairing saved. With --adapt, players trained for each
+    rule set play it too, and the effect is given before and after they adapt.
     """
     base = rules_from(rules, settings)
     baseline = Variant("baseline", base)
@@ -158,6 +177,23 @@ def compare_cmd(
         raise RulesError("give at least one --variant 'name: option=value' or a --sweep")
     lineup = with_rollouts(bots, search_rollouts)
     progress = not (quiet or json)
+    if adapt:
+        if bots != "efficiency" or search_rollouts is not None:
+            raise fail("--adapt plays four tuned seats: leave out --bots and --search-rollouts")
+        if precision is not None or report is not None or unpaired:
+            raise fail("--adapt plays -n hands: leave out --precision, --report and --unpaired")
+        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out)
+        kept: dict[str, Any] = {}
+        if out is not None:
+            write_resumable(out, lambda: kept.update(r=_adapted(*args, scheduler, progress)))
+        else:
+            kept["r"] = _adapted(*args, scheduler, progress)
+        result = kept["r"]
+        if json:
+            emit_json(result)
+        else:
+            print_adapt(result)
+        return
     if report is not None:
         report.mkdir(parents=True, exist_ok=True)  # an unwritable folder fails before playing
 
@@ -196,6 +232,91 @@ def compare_cmd(
     print_compare(result)
     if report is not None:
         console.print(f"report: {result['report']}")
+
+
+def _adapted(
+    baseline, variants, n, seed, train_seed, budget, players, out, scheduler, progress
+) -> dict[str, Any]:
+    """``compare --adapt``'s run (:func:`mjsim.stats.adapt.adapt_compare`), with a bar for
+    each player trained."""
+    from contextlib import ExitStack
+
+    from ..progress import progress_bar
+    from ..stats.adapt import adapt_compare
+
+    with ExitStack() as stack:
+        handle = stack.enter_context(executor.cluster(scheduler))
+
+        def on_training(rules):
+            advance = stack.enter_context(
+                progress_bar(f"training the {rules.id} player", budget, progress)
+            )
+            done = [0]
+
+            def show(state, row) -> None:
+                advance(min(state.hands, budget) - done[0], f"gen {state.generation}")
+                done[0] = min(state.hands, budget)
+
+            return show
+
+        return adapt_compare(
+            baseline,
+            variants,
+            n=n,
+            seed=seed,
+            train_seed=train_seed,
+            budget=budget,
+            folder=players,
+            out=out,
+            scheduler=handle,
+            progress=progress,
+            on_training=on_training,
+        )
+
+
+def print_adapt(result: dict[str, Any]) -> None:
+    """Per group of metrics: each variant's effect with the players unchanged and adapted,
+    and what the adapted players change under the variant's rules."""
+    unchanged, adapted = result["unchanged"], result["adapted"]
+    names = [v["name"] for v in unchanged["variants"]]
+    console.print(
+        f"[bold]{result['rules']}: {', '.join(names)} against the baseline, four tuned seats, "
+        f"{unchanged['n_hands']:,} hands each, seed {result['seed']}[/]"
+    )
+    for p in result["players"]:
+        moved = ", ".join(f"{k} {v:g}" for k, v in p["moved"].items()) or "the efficiency point"
+        console.print(f"player of {p['rules']}: {moved} ({p['file']})")
+    groups: dict[str, list[int]] = {}
+    for j, m in enumerate(unchanged["metrics"]):
+        groups.setdefault(m["group"], []).append(j)
+    for group, rows in groups.items():
+        table = Table(title=group.replace("_", " "), title_justify="left")
+        table.add_column("metric")
+        table.add_column("baseline", justify="right")
+        for name in names:
+            for what in ("unchanged", "adapted", "players change"):
+                table.add_column(f"Δ {name}: {what}", justify="right")
+        for j in rows:
+            m = unchanged["metrics"][j]
+            cells = []
+            for i in range(len(names)):
+                cells += [
+                    _cell(m["variants"][i]["difference"], m["unit"]),
+                    _cell(adapted["metrics"][j]["variants"][i]["difference"], m["unit"]),
+                    _cell(
+                        result["change"][i]["metrics"][j]["variants"][0]["difference"], m["unit"]
+                    ),
+                ]
+            table.add_row(
+                f"{m['metric']} {m['label_zh']}", _value(m["baseline"], m["unit"]), *cells
+            )
+        console.print(table)
+    console.print(
+        "[dim]unchanged: the variant played by the baseline's player; adapted: by its own; "
+        "players change: its own player against the baseline's under the variant's rules. "
+        "Δ ± the 95% half-width (rates in percentage points); ● the interval excludes 0; "
+        "×N the pairing's gain.[/]"
+    )
 
 
 def register(app: typer.Typer) -> None:

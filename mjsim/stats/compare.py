@@ -60,10 +60,16 @@ ROUND = 4
 
 
 class Variant(NamedTuple):
-    """A named rule variant."""
+    """A named rule variant; ``player``: the parameters its tuned seats play
+    (:data:`mjsim.game.tuned.PARAMS`; ``None``: the line-up's own players)."""
 
     name: str
     rules: RuleSet
+    player: tuple[float, ...] | None = None
+
+    def theta(self) -> np.ndarray | None:
+        """The four seats' parameter rows, where a player is given."""
+        return None if self.player is None else np.tile(np.array(self.player), (4, 1))
 
 
 def slug(name: str) -> str:
@@ -138,15 +144,16 @@ def _game_span(variants: list[Variant]) -> int:
 
 
 def chunk_frames(
-    rules: list[RuleSet], seed: int, bots: tuple[str, ...], task: tuple[int, int]
+    variants: list[Variant], seed: int, bots: tuple[str, ...], task: tuple[int, int]
 ) -> list[pa.Table]:
     """Play hands ``start .. start+n-1`` of every variant (a Dask task)."""
     start, n = task
     return [
         pa.Table.from_pandas(
-            to_frame(r, play_rows(r, seed, start, n, bots), seed), preserve_index=False
+            to_frame(v.rules, play_rows(v.rules, seed, start, n, bots, theta=v.theta()), seed),
+            preserve_index=False,
         )
-        for r in rules
+        for v in variants
     ]
 
 
@@ -275,6 +282,7 @@ def _params(
         "mjsim": __version__,
         "variants": [
             {"name": v.name, "options_hash": v.rules.options_hash, "overrides": v.rules.overrides}
+            | ({"player": list(v.player)} if v.player is not None else {})
             for v in variants
         ],
     }
@@ -295,7 +303,10 @@ class _Folder:
         self.dirs = [self.out / f"{i}-{slug(v.name)}" for i, v in enumerate(variants)]
         self.metas = [
             json.dumps(
-                game_params(v.rules, seed, bots) | {"chunk": params["chunk"]}, ensure_ascii=False
+                game_params(v.rules, seed, bots)
+                | {"chunk": params["chunk"]}
+                | ({"player": list(v.player)} if v.player is not None else {}),
+                ensure_ascii=False,
             ).encode()
             for v in variants
         ]
@@ -385,7 +396,7 @@ def run_compare(
         if out is not None
         else None
     )
-    play = partial(chunk_frames, [v.rules for v in everyone], seed, tuple(bots))
+    play = partial(chunk_frames, everyone, seed, tuple(bots))
     tasks = [(s, min(chunk, total - s)) for s in range(0, total, chunk)]
     rounds = (
         [tasks]

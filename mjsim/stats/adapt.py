@@ -1,0 +1,159 @@
+"""A rule change measured twice: with the players unchanged, and with players adapted to it.
+
+``mjsim compare --adapt`` plays four tuned seats (:mod:`mjsim.game.tuned`). Each rule set
+of the comparison — the baseline and every variant — gets its own player, trained by
+:func:`mjsim.sim.train.train` with the same seed and budget of hands (so they differ by the
+rules they learned, not by the effort), and kept in a folder of players keyed by the rule
+set, its options, the seed and the budget, so it is trained once. Then three comparisons,
+each paired on the same walls:
+
+- **players unchanged**: every variant played by the baseline's player (what a rule
+  change does before anyone adapts: the answer of a plain ``compare``);
+- **players adapted**: every variant played by its own player;
+- **what players change under this rule**: per variant, its own player against the
+  baseline's, both under the variant's rules.
+
+>>> from mjsim.rules import load_rules
+>>> key_name(load_rules("changsha"), seed=1, budget=1000).endswith("-s1-b1000.json")
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..game.players import read_player
+from ..rules import RuleSet
+from ..sim.train import train
+from .compare import Variant, run_compare
+
+#: the hands a player is trained for unless told (about ten minutes on 2 cores)
+BUDGET = 1_000_000
+#: the training seed unless told (the shipped players' seed)
+SEED = 1
+#: four tuned seats
+TUNED = ("tuned",) * 4
+
+
+def players_folder() -> Path:
+    """Where trained players are kept: ``$MJSIM_PLAYERS``, else the user's cache folder."""
+    if os.environ.get("MJSIM_PLAYERS"):
+        return Path(os.environ["MJSIM_PLAYERS"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mjsim" / "players"
+
+
+def key_name(rules: RuleSet, seed: int, budget: int) -> str:
+    """The file name of the player of ``rules`` trained with ``seed`` and ``budget``."""
+    return f"{rules.id}-{rules.options_hash}-s{seed}-b{budget}.json"
+
+
+def player_for(
+    rules: RuleSet,
+    seed: int = SEED,
+    budget: int = BUDGET,
+    folder: Path | None = None,
+    progress: Callable[[Any, dict], None] | None = None,
+) -> tuple[tuple[float, ...], Path, bool]:
+    """``(parameters, file, trained now)``: the player of ``rules`` kept in ``folder``
+    (default :func:`players_folder`), trained there first if missing (an interrupted
+    training resumes from its checkpoint)."""
+    folder = Path(folder) if folder is not None else players_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / key_name(rules, seed, budget)
+    fresh = not path.exists()
+    if fresh:
+        train(
+            rules,
+            path,
+            seed=seed,
+            budget=budget,
+            resume=Path(f"{path}.train").exists(),
+            progress=progress,
+            command=f"mjsim train --rules {rules.id}{_sets(rules)} --budget {budget} "
+            f"--seed {seed} (for compare --adapt)",
+        )
+    return tuple(float(x) for x in read_player(path, rules)), path, fresh
+
+
+def _sets(rules: RuleSet) -> str:
+    return "".join(f" --set {k}={v}" for k, v in rules.overrides.items())
+
+
+def adapt_compare(
+    baseline: Variant,
+    variants: list[Variant],
+    n: int,
+    seed: int,
+    train_seed: int = SEED,
+    budget: int = BUDGET,
+    folder: Path | None = None,
+    out: Path | None = None,
+    scheduler: Any = None,
+    progress: bool = True,
+    on_training: Callable[[RuleSet], Callable[[Any, dict], None] | None] | None = None,
+) -> dict[str, Any]:
+    """The three comparisons of the module on ``n`` hands of ``seed`` (each kept under
+    ``out`` where given: ``unchanged``, ``adapted``, ``change-<i>``), with the players used."""
+    players, files, trained = [], [], []
+    for v in [baseline, *variants]:
+        hook = on_training(v.rules) if on_training is not None else None
+        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook)
+        players.append(p)
+        files.append(str(path))
+        trained.append(fresh)
+    base = players[0]
+
+    def run(name: str, first: Variant, others: list[Variant]) -> dict[str, Any]:
+        return run_compare(
+            first,
+            others,
+            n=n,
+            seed=seed,
+            bots=TUNED,
+            out=None if out is None else Path(out) / name,
+            scheduler=scheduler,
+            progress=progress,
+        )
+
+    start = baseline._replace(player=base)
+    unchanged = run("unchanged", start, [v._replace(player=base) for v in variants])
+    adapted = run("adapted", start, [v._replace(player=p) for v, p in zip(variants, players[1:])])
+    change = [
+        run(
+            f"change-{i}",
+            Variant(f"{v.name} (players unchanged)", v.rules, base),
+            [Variant(f"{v.name} (players adapted)", v.rules, p)],
+        )
+        for i, (v, p) in enumerate(zip(variants, players[1:]))
+    ]
+    return {
+        "rules": baseline.rules.id,
+        "seed": seed,
+        "players": [
+            {
+                "rules": v.name,
+                "file": f,
+                "trained_now": t,
+                "moved": _moved(p),
+            }
+            for v, f, t, p in zip([baseline, *variants], files, trained, players)
+        ],
+        "training": {"seed": train_seed, "budget": budget},
+        "unchanged": unchanged,
+        "adapted": adapted,
+        "change": change,
+    }
+
+
+def _moved(player: tuple[float, ...]) -> dict[str, float]:
+    """The parameters where ``player`` differs from the efficiency point."""
+    from ..game.tuned import EFFICIENCY, PARAMS
+
+    return {
+        p.name: round(x, 4) for p, x, e in zip(PARAMS, player, EFFICIENCY) if not np.isclose(x, e)
+    }

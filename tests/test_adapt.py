@@ -1,0 +1,81 @@
+"""``compare --adapt`` (issue 41): each rule set played by its own trained player, the
+effect given with the players unchanged and adapted, on the same walls.
+
+The trainings here are one generation of a few hands (the sizes of :mod:`mjsim.sim.train`
+made small), so the players are whatever one generation promotes — the point is the
+plumbing: which player plays which rule set, that a player is trained once and kept, and
+that the three comparisons pair what they say they pair.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from mjsim.cli import app
+from mjsim.rules import load_rules
+from mjsim.sim import train as T
+from mjsim.stats.adapt import adapt_compare, key_name, player_for
+from mjsim.stats.compare import Variant, parse_variant, run_compare
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def small_training(monkeypatch):
+    monkeypatch.setattr(T, "HANDS", 8)
+    monkeypatch.setattr(T, "POPULATION", 4)
+    monkeypatch.setattr(T, "FINAL_HANDS", 16)
+    monkeypatch.setattr(T, "PROMOTE_HANDS", 8)
+
+
+def test_a_player_is_trained_once_and_kept(tmp_path, small_training):
+    rules = load_rules("changsha", cs_birds=0)
+    player, path, fresh = player_for(rules, seed=3, budget=1000, folder=tmp_path)
+    assert fresh and path == tmp_path / key_name(rules, 3, 1000) and path.exists()
+    again, _, fresh = player_for(rules, seed=3, budget=1000, folder=tmp_path)
+    assert not fresh and again == player
+    assert "--set cs_birds=0 --budget 1000 --seed 3" in path.read_text(encoding="utf-8")
+
+
+def test_adapt_pairs_what_it_says(tmp_path, small_training):
+    base = load_rules("changsha")
+    baseline = Variant("baseline", base)
+    variant = parse_variant("no birds: cs_birds=0", base)
+    result = adapt_compare(baseline, [variant], n=32, seed=5, budget=1000, folder=tmp_path)
+    players = [p["file"] for p in result["players"]]
+    assert len(set(players)) == 2 and all(p["trained_now"] for p in result["players"])
+    base_player = player_for(base, budget=1000, folder=tmp_path)[0]
+    own = player_for(variant.rules, budget=1000, folder=tmp_path)[0]
+    # players unchanged: the variant played by the baseline's player, as a plain comparison
+    plain = run_compare(
+        baseline._replace(player=base_player),
+        [variant._replace(player=base_player)],
+        n=32,
+        seed=5,
+        bots=("tuned",) * 4,
+        progress=False,
+    )
+    assert result["unchanged"]["metrics"] == plain["metrics"]
+    # the baseline is the same hands in both
+    for u, a in zip(result["unchanged"]["metrics"], result["adapted"]["metrics"], strict=True):
+        assert u["baseline"] == a["baseline"]
+    # what players change: the variant's own player against the baseline's, its rules
+    change = result["change"][0]
+    assert [v["name"] for v in change["variants"]] == ["no birds (players adapted)"]
+    adapted_value = [m["variants"][0]["value"] for m in result["adapted"]["metrics"]]
+    assert [m["variants"][0]["value"] for m in change["metrics"]] == adapted_value
+    unchanged_value = [m["variants"][0]["value"] for m in result["unchanged"]["metrics"]]
+    assert [m["baseline"]["value"] for m in change["metrics"]] == unchanged_value
+    if np.allclose(own, base_player):  # the same player: the same hands
+        diffs = [m["variants"][0]["difference"] for m in change["metrics"]]
+        assert all(d is None or d.get("identical") or d["diff"] == 0 for d in diffs)
+
+
+def test_cli_adapt_refuses_what_it_cannot_do():
+    for extra in (["--bots", "value"], ["--precision", "0.1"], ["--unpaired"]):
+        out = runner.invoke(app, ["compare", "--variant", "cs_birds=0", "--adapt", *extra])
+        assert out.exit_code == 2, out.output
+        lines = [x for x in out.output.splitlines() if x.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:") and "--adapt" in lines[0]
