@@ -57,6 +57,14 @@ def _value(e: dict[str, Any], unit: str) -> str:
     return f"{100 * e['value']:.2f}%" if unit == "rate" else f"{e['value']:.3f}"
 
 
+def _groups(metrics: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """The metrics' indices by group, in order."""
+    groups: dict[str, list[int]] = {}
+    for j, m in enumerate(metrics):
+        groups.setdefault(m["group"], []).append(j)
+    return groups
+
+
 def print_compare(result: dict[str, Any]) -> None:
     """The differences as one rich table per group of metrics."""
     names = [v["name"] for v in result["variants"]]
@@ -66,10 +74,8 @@ def print_compare(result: dict[str, Any]) -> None:
         + ("" if result["paired"] else " (UNPAIRED)")
     )
     console.print(f"[bold]{head}[/]")
-    groups: dict[str, list[dict]] = {}
-    for m in result["metrics"]:
-        groups.setdefault(m["group"], []).append(m)
-    for group, items in groups.items():
+    for group, rows in _groups(result["metrics"]).items():
+        items = [result["metrics"][j] for j in rows]
         table = Table(title=group.replace("_", " "), title_justify="left")
         table.add_column("metric")
         table.add_column("baseline", justify="right")
@@ -286,10 +292,7 @@ def print_adapt(result: dict[str, Any]) -> None:
     for p in result["players"]:
         moved = ", ".join(f"{k} {v:g}" for k, v in p["moved"].items()) or "the efficiency point"
         console.print(f"player of {p['rules']}: {moved} ({p['file']})")
-    groups: dict[str, list[int]] = {}
-    for j, m in enumerate(unchanged["metrics"]):
-        groups.setdefault(m["group"], []).append(j)
-    for group, rows in groups.items():
+    for group, rows in _groups(unchanged["metrics"]).items():
         table = Table(title=group.replace("_", " "), title_justify="left")
         table.add_column("metric")
         table.add_column("baseline", justify="right")
