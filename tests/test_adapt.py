@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
+from mjsim.report.adapt_report import write_adapt_report
 from mjsim.rules import load_rules
 from mjsim.sim import train as T
 from mjsim.stats.adapt import adapt_compare, key_name, player_for
@@ -68,6 +69,10 @@ def test_adapt_pairs_what_it_says(tmp_path, small_training):
     assert [m["variants"][0]["value"] for m in change["metrics"]] == adapted_value
     unchanged_value = [m["variants"][0]["value"] for m in result["unchanged"]["metrics"]]
     assert [m["baseline"]["value"] for m in change["metrics"]] == unchanged_value
+    report = write_adapt_report(result, tmp_path / "report")
+    text = report.read_text(encoding="utf-8")
+    assert "### What players change under this rule" in text and "吃碰杠" in text
+    assert (report.parent / "adapt.png").stat().st_size > 0
     if np.allclose(own, base_player):  # the same player: the same hands
         diffs = [m["variants"][0]["difference"] for m in change["metrics"]]
         assert all(d is None or d.get("identical") or d["diff"] == 0 for d in diffs)

@@ -150,7 +150,8 @@ def compare_cmd(
         False,
         "--adapt",
         help="Four tuned seats, each rule set with its own player (trained once, kept): the "
-        "effect with the players unchanged and adapted, and what the players change.",
+        "effect with the players unchanged and adapted, and what the players change "
+        "(with --report, a report and its chart).",
     ),
     adapt_budget: int = typer.Option(
         1_000_000, "--adapt-budget", min=1000, max=MAX_COUNT, help="Hands a player trains for."
@@ -186,8 +187,10 @@ def compare_cmd(
     if adapt:
         if bots != "efficiency" or search_rollouts is not None:
             raise fail("--adapt plays four tuned seats: leave out --bots and --search-rollouts")
-        if precision is not None or report is not None or unpaired:
-            raise fail("--adapt plays -n hands: leave out --precision, --report and --unpaired")
+        if precision is not None or unpaired:
+            raise fail(
+                "--adapt plays -n hands on the same walls: leave out --precision and --unpaired"
+            )
         args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out)
         kept: dict[str, Any] = {}
         if out is not None:
@@ -195,10 +198,16 @@ def compare_cmd(
         else:
             kept["r"] = _adapted(*args, scheduler, progress)
         result = kept["r"]
+        if report is not None:
+            from ..report.adapt_report import write_adapt_report
+
+            result["report"] = str(write_adapt_report(result, report))
         if json:
             emit_json(result)
         else:
             print_adapt(result)
+            if report is not None:
+                console.print(f"report: {result['report']}")
         return
     if report is not None:
         report.mkdir(parents=True, exist_ok=True)  # an unwritable folder fails before playing

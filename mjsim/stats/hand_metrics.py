@@ -117,6 +117,10 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
         Metric("rate.qishou_end", "hand ended by 起手胡", "起手胡结束", "rate"),
         Metric("rate.dealer_wins", "the dealer wins", "庄家胡牌", "rate"),
         Metric("rate.dealer_keeps", "the dealer keeps the deal", "连庄", "rate"),
+        Metric("rate.claimed", "claimed a discard (per seat-hand)", "吃碰杠 (每座每手)", "rate"),
+        Metric(
+            "rate.passed", "passed a win on a discard (per seat-hand)", "过胡 (每座每手)", "rate"
+        ),
     ]
     out += [
         Metric(f"win_kind.{name}", f"{name} (of won hands)", f"{WIN_KINDS_ZH[k]}占胡牌", "rate")
@@ -246,6 +250,8 @@ def per_hand(
     dealer = df["dealer"].to_numpy(np.int64)
     patterns = _seats(df, "patterns").astype(np.int64)
     ones = np.ones(n)
+    passed = seat_bits(df["passed"].to_numpy())
+    claimed = seat_bits(df["claimed"].to_numpy())
     columns: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "mean_score.dealer": (pay[rows, dealer], ones),
         "rate.win": (won, ones),
@@ -256,6 +262,8 @@ def per_hand(
         "rate.qishou_end": ((outcome == OUT_QISHOU_END).astype(np.float64), ones),
         "rate.dealer_wins": (winners[rows, dealer].astype(np.float64), ones),
         "rate.dealer_keeps": ((df["next_dealer"].to_numpy() == dealer).astype(np.float64), ones),
+        "rate.claimed": (claimed.sum(axis=1).astype(np.float64), 4 * ones),
+        "rate.passed": (passed.sum(axis=1).astype(np.float64), 4 * ones),
         "big_win.any": (((patterns != 0) & winners).sum(axis=1).astype(np.float64), n_winners),
         "payment.sd": ((pay**2).mean(axis=1), ones),
         "length.turns": (df["turns"].to_numpy(np.float64), ones),
@@ -264,8 +272,6 @@ def per_hand(
     for s in SEATS:
         columns[f"mean_score.seat_{s}"] = (pay[:, s], ones)
     discarder = df["discarder"].to_numpy()
-    passed = seat_bits(df["passed"].to_numpy())
-    claimed = seat_bits(df["claimed"].to_numpy())
     for b in dict.fromkeys(bots):
         seats = [s for s in SEATS if bots[s] == b]
         columns[f"mean_score.bot_{b}"] = (pay[:, seats].mean(axis=1), ones)
