@@ -36,6 +36,7 @@ ENVIRONMENT = {
     "MJSIM_NB_SEARCH_HANDS": SEARCH_HANDS,
     "MJSIM_NB_RULES": RULES,
     "MJSIM_NB_SEARCH_RULES": "changsha",  # the search compiled in warm-up
+    "MJSIM_NB_PLAYER_RULES": "changsha",  # the tuned player compiled in warm-up
 }
 
 
