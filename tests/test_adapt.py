@@ -71,7 +71,7 @@ def test_adapt_pairs_what_it_says(tmp_path, small_training):
     assert [m["baseline"]["value"] for m in change["metrics"]] == unchanged_value
     report = write_adapt_report(result, tmp_path / "report")
     text = report.read_text(encoding="utf-8")
-    assert "### What players change under this rule" in text and "吃碰杠" in text
+    assert "### What players change under this rule" in text and "吃碰杠率" in text
     assert (report.parent / "adapt.png").stat().st_size > 0
     if np.allclose(own, base_player):  # the same player: the same hands
         diffs = [m["variants"][0]["difference"] for m in change["metrics"]]

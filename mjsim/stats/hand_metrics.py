@@ -117,10 +117,8 @@ def metrics(rules: str | RuleSet, bots: tuple[str, ...]) -> list[Metric]:
         Metric("rate.qishou_end", "hand ended by 起手胡", "起手胡结束", "rate"),
         Metric("rate.dealer_wins", "the dealer wins", "庄家胡牌", "rate"),
         Metric("rate.dealer_keeps", "the dealer keeps the deal", "连庄", "rate"),
-        Metric("rate.claimed", "claimed a discard (per seat-hand)", "吃碰杠 (每座每手)", "rate"),
-        Metric(
-            "rate.passed", "passed a win on a discard (per seat-hand)", "过胡 (每座每手)", "rate"
-        ),
+        Metric("rate.claimed", "claimed a discard (per seat-hand)", "吃碰杠率", "rate"),
+        Metric("rate.passed", "passed a win on a discard (per seat-hand)", "过胡率", "rate"),
     ]
     out += [
         Metric(f"win_kind.{name}", f"{name} (of won hands)", f"{WIN_KINDS_ZH[k]}占胡牌", "rate")
