@@ -13,7 +13,7 @@ from typing import Any
 from ..sim.parts import write_json
 from ..stats.compare import slug
 from . import charts
-from .compare_report import COLOURS, KEY_METRICS, _diff_cell, _fmt, _name, _scale
+from .compare_report import COLOURS, KEY_METRICS, diff_cell, fmt_value, metric_name, unit_scale
 
 #: the metrics of the chart and the tables, in order
 SHOWN = (
@@ -69,7 +69,7 @@ def adapt_chart(result: dict[str, Any], path: Path) -> Path:
             for y, (m, d) in enumerate(effects(result, i)[effect]):
                 if d is None or d.get("identical"):
                     continue
-                k = _scale(m)
+                k = unit_scale(m)
                 ax.errorbar(
                     k * d["diff"],
                     y + (j - 1) * 0.25,
@@ -84,7 +84,7 @@ def adapt_chart(result: dict[str, Any], path: Path) -> Path:
                 label = None  # one legend entry an effect
         ax.axvline(0, color="black", linewidth=0.8)
         metrics = [m for m, _ in effects(result, i)["unchanged"]]
-        ax.set_yticks(range(len(metrics)), [_name(m) for m in metrics], fontsize=8)
+        ax.set_yticks(range(len(metrics)), [metric_name(m) for m in metrics], fontsize=8)
         ax.invert_yaxis()
         ax.set_title(name)
         ax.set_xlabel(charts.label("差（比率：百分点）", "difference (rates: percentage points)"))
@@ -147,9 +147,9 @@ def adapt_markdown(result: dict[str, Any], chart: str) -> str:
             rows["unchanged"], rows["adapted"], rows["change"], strict=True
         ):
             lines.append(
-                f"| {m['label']} {m['label_zh']} | {_fmt(m['baseline'].get('value'), m['unit'])} "
-                f"| {_diff_cell(d0, m['unit'])} | {_diff_cell(d1, m['unit'])} "
-                f"| {_diff_cell(d2, m['unit'])} |"
+                f"| {m['label']} {m['label_zh']} | {fmt_value(m['baseline'].get('value'), m['unit'])} "
+                f"| {diff_cell(d0, m['unit'])} | {diff_cell(d1, m['unit'])} "
+                f"| {diff_cell(d2, m['unit'])} |"
             )
         lines.append("")
     return "\n".join(lines)

@@ -47,11 +47,13 @@ def _by_key(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {m["metric"]: m for m in result["metrics"]}
 
 
-def _scale(m: dict[str, Any]) -> float:
+def unit_scale(m: dict[str, Any]) -> float:
+    """What a metric's values are multiplied by when shown (rates as percentage points)."""
     return 100.0 if m["unit"] == "rate" else 1.0
 
 
-def _name(m: dict[str, Any]) -> str:
+def metric_name(m: dict[str, Any]) -> str:
+    """A metric's label for a chart (Chinese where a CJK font is available)."""
     return charts.label(m["label_zh"], m["label"])
 
 
@@ -83,7 +85,7 @@ def forest_chart(result: dict[str, Any], path: Path) -> Path:
                 if d is None:
                     continue
                 y = i + (v - (nv - 1) / 2) * 0.8 / max(nv, 1)
-                k = _scale(m)
+                k = unit_scale(m)
                 ax.errorbar(
                     k * d["diff"],
                     y,
@@ -96,7 +98,7 @@ def forest_chart(result: dict[str, Any], path: Path) -> Path:
                     label=entry["variant"] if i == 0 else None,
                 )
         ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_yticks(range(len(ms)), [_name(m) for m in ms])
+        ax.set_yticks(range(len(ms)), [metric_name(m) for m in ms])
         ax.invert_yaxis()
         ax.set_xlabel(
             charts.label(
@@ -189,7 +191,7 @@ def sweep_chart(result: dict[str, Any], path: Path) -> Path:
     fig, axes = plt.subplots(rows, cols, figsize=(11, 3.2 * rows), squeeze=False)
     for ax, key in zip(axes.flat, keys):
         m = metrics[key]
-        k = _scale(m)
+        k = unit_scale(m)
         xs, ys, lo, hi = [], [], [], []
         for pos, i in enumerate(order):
             e = m["baseline"] if points[i][1] is None else m["variants"][points[i][1]]
@@ -208,7 +210,7 @@ def sweep_chart(result: dict[str, Any], path: Path) -> Path:
             color=COLOURS[0],
         )
         ax.set_xticks(range(len(order)), [labels[i] for i in order])
-        ax.set_title(_name(m) + (" (%)" if m["unit"] == "rate" else ""), fontsize=9)
+        ax.set_title(metric_name(m) + (" (%)" if m["unit"] == "rate" else ""), fontsize=9)
         ax.set_xlabel(option)
     for ax in list(axes.flat)[len(keys) :]:
         ax.set_visible(False)
@@ -221,21 +223,23 @@ def sweep_chart(result: dict[str, Any], path: Path) -> Path:
     return charts.save(fig, path)
 
 
-def _fmt(x: float | None, unit: str, sign: bool = False) -> str:
+def fmt_value(x: float | None, unit: str, sign: bool = False) -> str:
+    """A value (or, with ``sign``, a difference) in its unit, for a table."""
     if x is None:
         return "—"
     k = 100 if unit == "rate" else 1
     return f"{k * x:+.3g}" if sign else (f"{k * x:.2f}%" if unit == "rate" else f"{x:.3f}")
 
 
-def _diff_cell(d: dict[str, Any] | None, unit: str) -> str:
+def diff_cell(d: dict[str, Any] | None, unit: str) -> str:
+    """A difference with its 95% interval for a Markdown table (bold: it excludes 0)."""
     if d is None:
         return "—"
     if d.get("identical"):
         return "0 (same)"
     text = (
-        f"{_fmt(d['diff'], unit, True)} [{_fmt(d['ci'][0], unit, True)}, "
-        f"{_fmt(d['ci'][1], unit, True)}]"
+        f"{fmt_value(d['diff'], unit, True)} [{fmt_value(d['ci'][0], unit, True)}, "
+        f"{fmt_value(d['ci'][1], unit, True)}]"
     )
     gain = f" ×{d['variance_ratio']:.1f}" if d.get("variance_ratio") else ""
     return (f"**{text}**" if d["excludes_zero"] else text) + gain
@@ -293,8 +297,8 @@ def compare_markdown(result: dict[str, Any], files: dict[str, str], level: int =
             continue
         m = metrics[key]
         lines.append(
-            f"| {m['label']} {m['label_zh']} | {_fmt(m['baseline'].get('value'), m['unit'])} | "
-            + " | ".join(_diff_cell(v["difference"], m["unit"]) for v in m["variants"])
+            f"| {m['label']} {m['label_zh']} | {fmt_value(m['baseline'].get('value'), m['unit'])} | "
+            + " | ".join(diff_cell(v["difference"], m["unit"]) for v in m["variants"])
             + " |"
         )
     lines.append("")
