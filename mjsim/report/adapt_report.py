@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..sim.parts import write_json
+from ..sim.parts import write_json, write_text
 from ..stats.compare import slug
 from . import charts
 from .compare_report import COLOURS, KEY_METRICS, diff_cell, fmt_value, metric_name, unit_scale
@@ -165,7 +165,5 @@ def write_adapt_report(result: dict[str, Any], out: Path) -> Path:
     chart = adapt_chart(result, folder / "adapt.png").name
     write_json(folder / "summary.json", result)
     path = folder / "report.md"
-    tmp = path.with_name(".report.md.tmp")
-    tmp.write_text(adapt_markdown(result, chart) + "\n")
-    tmp.replace(path)
+    write_text(path, adapt_markdown(result, chart) + "\n")
     return path

@@ -25,9 +25,9 @@ import numpy as np
 from ..game.config import game_config, playable_rules
 from ..progress import progress_bar
 from ..rules import RuleSet, load_rules
+from ..sim.parts import write_text
 from ..stats.exact import exact_summary
 from . import charts
-from .qishou_report import write_text
 
 #: the overview's columns: key, heading
 COLUMNS = (

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..sim.parts import write_json
+from ..sim.parts import write_json, write_text
 from ..stats.compare import slug as _slug
 from . import charts
 
@@ -352,9 +352,7 @@ def write_compare_report(result: dict[str, Any], out: Path) -> Path:
     files = draw_charts(result, folder)
     write_json(folder / "summary.json", result)
     path = folder / "report.md"
-    tmp = path.with_name(".report.md.tmp")
-    tmp.write_text(compare_markdown(result, files) + "\n")
-    tmp.replace(path)
+    write_text(path, compare_markdown(result, files) + "\n")
     return path
 
 

@@ -7,7 +7,6 @@ and ``summary.json`` (every file atomically), and returns the summary.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from functools import partial
@@ -21,6 +20,7 @@ from ..game.play import compile_beside
 from ..kernels import qishou as Q
 from ..rules import RuleSet
 from ..sim.deals import deal_frame
+from ..sim.parts import write_text
 from ..stats.exact import exact_summary
 from ..stats.proportions import percent
 from ..stats.qishou_freq import agrees, qishou_study, seat_classes
@@ -158,12 +158,6 @@ def _any_pattern(rules: RuleSet, frame) -> dict[str, Any]:
     cols = [f"qs_{p}" for p, on in zip(Q.PATTERNS, Q.qishou_config(rules).enabled) if on]
     hit = (frame[cols].to_numpy() > 0).any(axis=1).reshape(n, 4)
     return seat_classes(hit)
-
-
-def write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def build_report(

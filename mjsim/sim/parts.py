@@ -62,6 +62,11 @@ def write_json(path: Path, data: Any) -> None:
     _atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) atomically (a temporary file renamed)."""
+    _atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
 def write_part(path: Path, table: pa.Table, meta: bytes) -> None:
     """Write one part atomically, with the run's parameters ``meta`` in its metadata."""
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: meta})
