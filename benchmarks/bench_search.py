@@ -15,7 +15,10 @@ discards, the win-or-pass and the claim decisions searched per hand, worlds per 
 the share that left the efficiency choice (a win passed), how far from ready the worlds
 imagine the other seats against how far they are, and the run time per searched decision
 (all threads; × threads for one core's). ``--param claims=1`` weighs the claims too (by
-default the efficiency bot makes them).
+default the efficiency bot makes them). ``--against efficiency,tuned`` (or
+``tuned:FILE``) plays the other seats as each line-up in turn on the same hands, the
+search's rollouts playing them as they play, and compares the search's gains: how
+exploitable the tuned players are.
 
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
@@ -41,14 +44,19 @@ import store
 
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
-from mjsim.game.play import columns, game_length, play_rows
+from mjsim.game.play import columns, game_length, make_policy, play_rows
 from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
 
 Z95 = 1.959963984540054
 
 
-def lineup(seat: int, rollouts: int) -> str:
-    return ",".join(f"search:{rollouts}" if s == seat else "efficiency" for s in range(4))
+def lineup(seat: int, rollouts: int, against: str = "efficiency") -> str:
+    """One search seat in ``seat``, the others ``against``'s bot.
+
+    >>> lineup(1, 16, "tuned")
+    'tuned,search:16,tuned,tuned'
+    """
+    return ",".join(f"search:{rollouts}" if s == seat else against for s in range(4))
 
 
 @contextmanager
@@ -75,8 +83,9 @@ def counted_rows(
     """``play_rows`` with the search's ``params`` and its counts summed over the threads'
     policies."""
 
-    def making(names, wall_size, rec_size):
-        return search_policy(wall_size, rec_size, rollouts, **params)
+    def making(names, wall_size, rec_size, theta=None):
+        inner = make_policy(names, wall_size, rec_size, theta).inner  # the tuned seats'
+        return search_policy(wall_size, rec_size, rollouts, inner=inner, **params)
 
     with policies(making) as made:
         rows = play_rows(rules, seed, 0, n, bots)
@@ -87,7 +96,7 @@ def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
     """The :data:`TRACE` of every decision of one search seat over ``hands`` hands, each
     candidate played in ``worlds`` worlds: (decisions, candidates, TRACE)."""
 
-    def tracing(names, wall_size, rec_size):
+    def tracing(names, wall_size, rec_size, theta=None):
         return search_policy(wall_size, rec_size, worlds, trace=100_000, min_rollouts=worlds)
 
     with policies(tracing) as made:
@@ -141,18 +150,26 @@ def by_game(x: np.ndarray, length: int) -> tuple[float, float]:
 
 
 def study(
-    rules: str, n: int, rollouts: int, seed: int, params: dict[str, int], run: store.Run
-) -> None:
+    rules: str,
+    n: int,
+    rollouts: int,
+    seed: int,
+    params: dict[str, int],
+    run: store.Run,
+    against: str = "efficiency",
+) -> np.ndarray:
+    """One search seat against three ``against`` seats, printed and recorded; the gain of
+    each hand (over the four seatings)."""
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)
-    base = play_rows(rules, seed, 0, n, "efficiency")
+    base = play_rows(rules, seed, 0, n, against)
     gains, seconds, counts = [], 0.0, np.zeros(len(COUNTS), np.int64)
-    rates = {"search": np.zeros(3), "efficiency": np.zeros(3)}
-    play_rows(rules, seed, 0, length, lineup(0, rollouts))  # compile or load
+    rates = {"search": np.zeros(3), against: np.zeros(3)}
+    play_rows(rules, seed, 0, length, lineup(0, rollouts, against))  # compile or load
     for seat in range(4):
         start = time.perf_counter()
-        rows, c = counted_rows(rules, seed, n, rollouts, lineup(seat, rollouts), params)
+        rows, c = counted_rows(rules, seed, n, rollouts, lineup(seat, rollouts, against), params)
         seconds += time.perf_counter() - start
         counts += c
         gains.append(rows[:, pay[seat]].astype(float) - base[:, pay[seat]])
@@ -166,7 +183,7 @@ def study(
         ]
         bwins = (base[:, R.C_WINNERS] >> seat) & 1 == 1
         bwon = base[:, R.C_OUTCOME] == R.OUT_WIN
-        rates["efficiency"] += [
+        rates[against] += [
             bwins.mean(),
             (bwon & (base[:, R.C_DISCARDER] == seat)).mean(),
             (bwins & np.isin(base[:, R.C_WIN_KIND], R.SELF_DRAWN)).sum() / max(bwins.sum(), 1),
@@ -181,7 +198,8 @@ def study(
     plain = np.concatenate([base[:whole, pay[s]] for s in range(4)]).astype(float)
     se_unpaired = np.hypot(by_game(searched, length)[1], by_game(plain, length)[1])
     print(
-        f"{rules}: gain of a search seat {mean:+.3f} a hand, s.e. {se:.3f}, 95% "
+        f"{rules}: gain of a search seat against three {against} seats {mean:+.3f} a hand, "
+        f"s.e. {se:.3f}, 95% "
         f"[{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}] (unpaired s.e. {se_unpaired:.3f}: "
         f"pairing x{(se_unpaired / se) ** 2 if se else float('inf'):.1f} fewer hands)"
     )
@@ -232,6 +250,8 @@ def study(
         f"an upper bound: it includes the hands' own play)"
     )
     case = rules + "".join(f" {k}={v}" for k, v in params.items())
+    if against != "efficiency":
+        case += f" vs {against}"
     run.record(
         case,
         hands_per_s=4 * n / seconds,
@@ -243,6 +263,40 @@ def study(
         ms_per_decision=1000 * seconds / decisions,
         threads=threads,
     )
+    return gain
+
+
+def exploit(rules: str, gains: dict[str, np.ndarray], run: store.Run) -> None:
+    """How much less a search seat gains against each other line-up than against the
+    first (the efficiency seats), on the same hands: the ratio of the gains with a 95%
+    interval (games resampled, both gains together), and the gain less a third of the
+    first's."""
+    length = game_length(rules)
+    (first, g0), *others = gains.items()
+    games = len(g0) // length
+    per_game = {
+        a: g[: games * length].reshape(games, length).mean(axis=1) for a, g in gains.items()
+    }
+    rng = np.random.default_rng(0)
+    picks = rng.integers(0, games, (2000, games))
+    for against, g in others:
+        ratio = g.mean() / g0.mean()
+        boot = per_game[against][picks].mean(axis=1) / per_game[first][picks].mean(axis=1)
+        lo, hi = np.quantile(boot, [0.025, 0.975])
+        margin, se = by_game(g - g0 / 3, length)
+        print(
+            f"{rules}: against {against} seats the search gains {ratio:.2f} of its gain "
+            f"against {first} seats (95% {lo:.2f} … {hi:.2f}); gain less a third of that: "
+            f"{margin:+.3f} a hand, 95% [{margin - Z95 * se:+.3f}, {margin + Z95 * se:+.3f}]"
+        )
+        run.record(
+            f"{rules} exploit {against}",
+            ratio=float(ratio),
+            ratio_lo=float(lo),
+            ratio_hi=float(hi),
+            margin_to_third=margin,
+            margin_se=se,
+        )
 
 
 def main() -> None:
@@ -251,6 +305,12 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000, help="hands (whole games are used)")
     parser.add_argument("--rollouts", type=int, default=64, help="worlds a decision, at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--against",
+        default="efficiency",
+        help="the other seats' bot; a comma list (e.g. efficiency,tuned) plays each on the "
+        "same hands and compares the search's gains (how exploitable the later ones are)",
+    )
     parser.add_argument(
         "--trace",
         type=int,
@@ -288,7 +348,12 @@ def main() -> None:
         + "".join(f", {k} {v}" for k, v in params.items())
     )
     for rules in args.rules.split(","):
-        study(rules.strip(), args.n, args.rollouts, args.seed, params, run)
+        gains = {
+            a: study(rules.strip(), args.n, args.rollouts, args.seed, params, run, a)
+            for a in args.against.split(",")
+        }
+        if len(gains) > 1:
+            exploit(rules.strip(), gains, run)
     run.saved()
 
 

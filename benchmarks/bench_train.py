@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/bench_train.py [--rules shanghai_qhp]``. Reads the shipped
 player (``mjsim/game/players/RULES.json``): its training's seed and the hands it played.
-Then it runs ``mjsim train --rules RULES --seed SEED --budget HANDS`` into a temporary file,
+Then it runs ``mjsim train --rules RULES --seed SEED --budget HANDS`` (with the training's
+``--hands`` and ``--test-hands``) into a temporary file,
 in this process, as the command runs it. A budget of hands stops at the same generation as
 the shipped training's ``--minutes``, so the run is deterministic. Prints the wall time, the
 hands played per second, the generations, the held-out gain, and whether the player equals
@@ -33,15 +34,25 @@ def main() -> None:
     if not shipped_path.exists():
         raise SystemExit(f"no shipped player for {args.rules!r} ({shipped_path} is missing)")
     shipped = json.loads(shipped_path.read_text(encoding="utf-8"))
-    seed = shipped["training"]["settings"]["seed"]
+    settings = shipped["training"]["settings"]
+    seed, hands, tests = settings["seed"], settings["hands"], settings["promote_hands"]
     budget = shipped["training"]["hands_played"]
     run = store.Run("bench_train", args)
-    command = f"mjsim train --rules {args.rules} --seed {seed} --budget {budget}"
+    command = (
+        f"mjsim train --rules {args.rules} --seed {seed} --budget {budget} --hands {hands} "
+        f"--test-hands {tests}"
+    )
     print(f"$ {command}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
         doc = train(
-            args.rules, Path(folder) / "player.json", seed=seed, budget=budget, command=command
+            args.rules,
+            Path(folder) / "player.json",
+            seed=seed,
+            budget=budget,
+            command=command,
+            hands=hands,
+            promote_hands=tests,
         )
         seconds = time.perf_counter() - start
     final = doc["training"]["final"]

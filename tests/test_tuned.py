@@ -95,8 +95,7 @@ def test_claims_refused_by_a_high_bias():
 def test_line_ups_and_files(tmp_path):
     assert parse_bots("tuned")[0] == "tuned"
     assert parse_bots("tuned:a.json,efficiency,efficiency,value")[0] == "tuned:a.json"
-    with pytest.raises(ValueError, match="search seats or tuned seats, not both"):
-        parse_bots("search,tuned,efficiency,efficiency")
+    assert parse_bots("search:8,tuned,tuned,tuned")[:2] == ("search:8", "tuned")
     rules = load_rules("changsha")
     path = tmp_path / "p.json"
     theta = np.array(EFFICIENCY) * 1.5
@@ -175,3 +174,20 @@ def test_the_engine_compiles_beside_only_when_not_in_the_cache():
         play_rows("changsha", 0, 0, 16, bots)
         assert engine_cached(g, parse_bots(bots)), bots
         assert compile_beside("changsha", bots) is False
+
+
+def test_a_search_seat_beside_tuned_seats():
+    """Tuned seats at the efficiency point beside a search seat play as efficiency seats do,
+    in the hand and in the search's rollouts: the same records, hand for hand (and the
+    search changed some of them). Tuned seats that meld nothing (claim_bias 1.5) meld
+    nothing beside a search seat either: the search asks the tuned policy for them."""
+    n = 48
+    searched = play_rows("changsha", 7, 0, n, "search:16,efficiency,efficiency,efficiency")
+    lineup = "search:16,tuned:efficiency,tuned:efficiency,tuned:efficiency"
+    assert (play_rows("changsha", 7, 0, n, lineup) == searched).all()
+    assert (searched != play_rows("changsha", 7, 0, n, "efficiency")).any()
+    theta = np.tile(np.array(EFFICIENCY), (4, 1))
+    theta[:, INDEX["claim_bias"]] = 1.5
+    at = columns("changsha").index("claimed")
+    claimed = play_rows("changsha", 7, 0, n, "search:16,tuned,tuned,tuned", theta=theta)[:, at]
+    assert ((claimed >> 1) > 0).mean() < ((searched[:, at] >> 1) > 0).mean() / 4

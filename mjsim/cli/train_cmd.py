@@ -44,6 +44,21 @@ def train_cmd(
         help="Minutes to train: stops after the first generation past them.",
     ),
     seed: int = SEED,
+    hands: int = typer.Option(
+        None,
+        "--hands",
+        min=16,
+        max=MAX_COUNT,
+        help="Hands a candidate plays in each seating each generation (default 1,000): more "
+        "where payments vary much (big multipliers), so the search is not led by luck.",
+    ),
+    test_hands: int = typer.Option(
+        None,
+        "--test-hands",
+        min=16,
+        max=MAX_COUNT,
+        help="Hands (each seating) of a test for promotion (default 4,000).",
+    ),
     out: Path = typer.Option(
         None, "--out", "-o", help="The player file to write (default: RULES.player.json)."
     ),
@@ -100,6 +115,8 @@ def train_cmd(
                 scheduler=handle,
                 progress=show,
                 command=command,
+                hands=hands,
+                promote_hands=test_hands,
             )
         except KeyboardInterrupt:
             raise Interrupted(

@@ -94,8 +94,6 @@ def parse_bots(text: str | tuple | list | None) -> tuple[str, str, str, str]:
         )
     if len({_budget(n) for n in names if n.startswith("search")}) > 1:
         raise ValueError(f"one search budget per line-up, got {','.join(names)}")
-    if any(n.startswith("search") for n in names) and any(n.startswith("tuned") for n in names):
-        raise ValueError(f"a line-up has search seats or tuned seats, not both: {','.join(names)}")
     return tuple(names)
 
 
@@ -123,20 +121,21 @@ def _bot_codes(bots: Any) -> np.ndarray:
 def make_policy(
     names: tuple[str, ...], wall_size: int, rec_size: int, theta: np.ndarray | None = None
 ) -> Any:
-    """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): one thread's
-    search buffers where a seat searches, the tuned seats' parameter rows ``theta``
-    (:func:`mjsim.game.players.theta_rows`) where a seat is tuned, else the heuristic bots'
-    ``()``."""
+    """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): the tuned
+    seats' parameter rows ``theta`` (:func:`mjsim.game.players.theta_rows`) where a seat is
+    tuned, else the heuristic bots' ``()``; where a seat searches, one thread's search
+    buffers around that policy (the other seats', and every seat's in the rollouts)."""
+    inner = HEURISTIC
     if theta is not None:
         from .tuned import tuned_policy  # only where a seat is tuned
 
-        return tuned_policy(theta)
+        inner = tuned_policy(theta)
     budgets = [_budget(n) for n in names if n.startswith("search")]
     if not budgets:
-        return HEURISTIC
+        return inner
     from .search import search_policy  # only where a seat searches
 
-    return search_policy(wall_size, rec_size, budgets[0])
+    return search_policy(wall_size, rec_size, budgets[0], inner=inner)
 
 
 #: engines compiling in a child process (:func:`compile_beside`), by scoring model and policy
@@ -144,15 +143,16 @@ _BESIDE: dict[tuple[str, str], subprocess.Popen] = {}
 
 
 def _policy_kind(names: tuple[str, ...]) -> str:
+    """``heuristic``, ``search``, ``tuned`` or ``search+tuned``: which policy compiles."""
     kinds = {n.partition(":")[0] for n in names} & {"search", "tuned"}
-    return kinds.pop() if kinds else "heuristic"
+    return "+".join(sorted(kinds)) or "heuristic"
 
 
 def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
     """Whether numba's cache holds the engine of ``g``'s scoring model for the policy of the
     line-up ``names`` (read from the cache's index; False when it cannot be read)."""
     tuned = None
-    if _policy_kind(names) == "tuned":
+    if "tuned" in _policy_kind(names):
         from .tuned import PARAMS
 
         tuned = np.zeros((4, len(PARAMS)))

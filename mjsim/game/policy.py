@@ -10,7 +10,8 @@ the bots; any other policy value is a named tuple whose class a module registere
 :mod:`mjsim.game.search` registers when it is imported (a line-up with a ``search`` seat).
 This module imports no policy: a run without a search seat never imports, types or
 compiles the search, and a run with one compiles the engine's hand loop once more, for
-that policy; the search's rollouts play on with :data:`HEURISTIC`, the heuristic engine.
+that policy; the search's rollouts play on with its ``inner`` policy: :data:`HEURISTIC`, the
+heuristic engine, or the tuned seats' policy where the line-up has tuned seats.
 
 >>> HEURISTIC
 ()

@@ -18,7 +18,8 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
   readiness (报听 as soon as ready), a world that deals a hidden seat a ready hand it would
   have declared is not one the seat could be in, and is drawn again (:data:`MAX_REDRAWS`);
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
-  with every seat's own bot playing on — the search seat as the efficiency bot — and
+  with every seat's own bot playing on — the search seat as the efficiency bot, a tuned
+  seat with its parameters (the search's ``inner`` policy, as in the hand itself) — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
   承包, 宝 multipliers: whatever the rule set pays);
 - **common random numbers**: every candidate is played in the same worlds, and compared
@@ -66,11 +67,12 @@ from ..kernels.jit import njit_borrowed, njit_inline
 from ..kernels.rng import below_seeded, index_seed, mix
 from . import bots as B
 from . import engine as EN
+from . import policy as PO
 from . import record as R
 from . import values as V
 from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
 from .evaluation import cost
-from .policy import DEFAULT_ROLLOUTS, register
+from .policy import DEFAULT_ROLLOUTS, HEURISTIC, register
 from .state import (
     CLAIM_BY_BOT,
     CLAIM_DECLINE,
@@ -153,7 +155,7 @@ SearchPolicy = namedtuple(
     "SearchPolicy",
     "world roll wall roll_wall rec pool payoffs won "
     "cands keys costs played all_keys all_costs live "
-    "params counts trace",
+    "params counts trace inner",
 )
 
 
@@ -162,11 +164,14 @@ def search_policy(
     rec_size: int,
     rollouts: int = DEFAULTS["max_rollouts"],
     trace: int = 0,
+    inner: tuple = HEURISTIC,
     **params: int,
 ) -> SearchPolicy:
     """Buffers for one thread's search over walls of ``wall_size`` tiles and records of
     ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name),
-    the :data:`TRACE` of the first ``trace`` decisions kept."""
+    the :data:`TRACE` of the first ``trace`` decisions kept; ``inner`` is the policy of the
+    other seats, in the hand and in the rollouts (the heuristic bots', or the tuned seats'
+    :class:`mjsim.game.tuned.TunedPolicy`)."""
     if not 1 <= rollouts <= MAX_WORLDS:
         raise ValueError(f"rollouts must be 1 to {MAX_WORLDS}, got {rollouts}")
     values = {**DEFAULTS, **params, "max_rollouts": rollouts}
@@ -191,15 +196,17 @@ def search_policy(
         params=np.array([values[p] for p in PARAMS], np.int64),
         counts=np.zeros(len(COUNTS), np.int64),
         trace=np.zeros((trace, n, len(TRACE)), np.float64),
+        inner=inner,
     )
 
 
 @njit_borrowed
 def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     """The kind seat ``s`` discards (its key and cost left in its status): a search seat's
-    by rollouts where it has candidates, every other seat's by its own bot."""
+    by rollouts where it has candidates, every other seat's by the inner policy (its own
+    bot, or its tuned parameters)."""
     if bots[s] != R.BOT_SEARCH:
-        return B.choose_discard(G, S, W, s, bots[s])
+        return PO.discard(P.inner, G, S, W, wall, rec, bots, dice_seed, s)
     choice = B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
     n = _candidates(P, G, S, W, s, choice)
     if n < 2:
@@ -217,7 +224,9 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat that may win on ``discarder``'s discard ``t`` and may pass it
     (:func:`mjsim.game.decisions.may_pass_win`) wins or passes by rollouts: the win (the
     efficiency bot's choice) and the pass played in the same worlds; the choice into its
-    ``status[s, ST_RON]``. A search of one candidate (``candidates`` 1) weighs nothing."""
+    ``status[s, ST_RON]``; the other seats' choices are the inner policy's. A search of one
+    candidate (``candidates`` 1) weighs nothing."""
+    PO.win_or_pass(P.inner, G, S, W, wall, rec, bots, dice_seed, discarder, t)
     if P.params[CANDIDATES] < 2:
         return
     for j in range(1, 4):
@@ -235,7 +244,9 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat at most ``max_cost`` from a win (ready or one tile from it) that
     could pung or chow ``discarder``'s discard ``t`` claims or declines it by rollouts
-    (:func:`_claim_candidates`); the choice into its ``status[s, ST_CLAIM]``."""
+    (:func:`_claim_candidates`); the choice into its ``status[s, ST_CLAIM]``; the other
+    seats' choices are the inner policy's."""
+    PO.claim(P.inner, G, S, W, wall, rec, bots, dice_seed, discarder, t)
     if P.params[CANDIDATES] < 2 or not P.params[CLAIMS]:
         return
     for j in range(1, 4):
@@ -467,7 +478,17 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         # cached code names this signature of the hand loop by a process-local id
         if what == DISCARD:
             EN.play_from(
-                G, P.roll, W, (), P.roll_wall, bots, dice_seed, P.rec, s, P.cands[c], np.int64(0)
+                G,
+                P.roll,
+                W,
+                P.inner,
+                P.roll_wall,
+                bots,
+                dice_seed,
+                P.rec,
+                s,
+                P.cands[c],
+                np.int64(0),
             )
         else:
             P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
@@ -475,7 +496,7 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
                 G,
                 P.roll,
                 W,
-                (),
+                P.inner,
                 P.roll_wall,
                 bots,
                 dice_seed,
