@@ -254,9 +254,10 @@ def test_readme_is_short_and_starts_with_the_two_commands():
     assert len(text.splitlines()) <= 250
     blocks = re.findall(r"```(\w*)\n(.*?)\n```", text, flags=re.S)
     assert [body for _, body in blocks[:2]] == [
-        "python3 -m venv .venv && .venv/bin/pip install -q --no-compile -e . && .venv/bin/mjsim report",
-        "python3 -m venv .venv && .venv/bin/pip install -q --no-compile -e '.[test]' "
-        "&& .venv/bin/python -m pytest",
+        "python3 -m venv .venv && .venv/bin/pip install -q uv && .venv/bin/uv pip install -q -e . "
+        "&& .venv/bin/mjsim report",
+        "python3 -m venv .venv && .venv/bin/pip install -q uv "
+        "&& .venv/bin/uv pip install -q -e '.[test]' && .venv/bin/python -m pytest",
     ]
 
 

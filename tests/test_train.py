@@ -112,3 +112,18 @@ def test_cli_writes_a_player_file(tmp_path, monkeypatch):
     assert json.loads(result.output) == doc
     assert doc["rules"] == "changsha" and doc["training"]["command"].startswith("mjsim train")
     assert doc["training"]["settings"]["budget"] == 600
+    assert doc["training"]["settings"]["hands"] == 64  # the default the test set
+
+
+def test_cli_hands_of_a_generation_and_a_test(tmp_path, monkeypatch):
+    monkeypatch.setattr(T, "POPULATION", 4)
+    monkeypatch.setattr(T, "FINAL_HANDS", 64)
+    out = tmp_path / "p.json"
+    args = ["train", "--budget", "600", "--hands", "48", "--test-hands", "32", "-q"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    training = json.loads(out.read_text())["training"]
+    assert training["settings"]["hands"] == 48 and training["settings"]["promote_hands"] == 32
+    for flag in ("--hands", "--test-hands"):
+        result = CliRunner().invoke(app, ["train", "--budget", "10", flag, "0"])
+        assert result.exit_code == 2 and flag in result.output
