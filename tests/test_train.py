@@ -127,3 +127,34 @@ def test_cli_hands_of_a_generation_and_a_test(tmp_path, monkeypatch):
     for flag in ("--hands", "--test-hands"):
         result = CliRunner().invoke(app, ["train", "--budget", "10", flag, "0"])
         assert result.exit_code == 2 and flag in result.output
+
+
+def test_against_fixed_opponents(tmp_path):
+    """Against three fixed seats of a player the training starts from that player and
+    measures its final gain against them: stopped before any test for promotion, the player
+    is theirs and gains exactly nothing (every hand's four seatings cancel). The test of
+    promotion plays the two tested players only (the incumbent is still the opponents)
+    and does not ask the efficiency point."""
+    theta = np.array(EFFICIENCY)
+    theta[[p.name for p in PARAMS].index("claim_bias")] = 1.5
+    _, doc = run(tmp_path, "a.json", budget=1000, opponents=theta)
+    assert [doc["parameters"][p.name] for p in PARAMS] == theta.tolist()
+    final = doc["training"]["final"]
+    assert final["vs"] == "three seats of the fixed opponents" and final["mean"] == 0.0
+    assert list(doc["training"]["settings"]["opponents"]) == theta.tolist()
+    out = tmp_path / "b.json"
+    _, doc = run(tmp_path, "b.json", budget=5 * 1024, opponents=theta)
+    assert doc["training"]["hands_played"] == 5 * 1024 + 2 * 4 * 64
+    assert doc["training"]["final"]["vs"] == "three seats of the fixed opponents"
+    assert not out.with_name("b.json.train").exists()
+
+
+def test_cli_against_is_a_tuned_player(tmp_path):
+    runner = CliRunner()
+    for against, message in (
+        ("value", "--against takes tuned or tuned:FILE"),
+        (f"tuned:{tmp_path / 'none.json'}", "does not exist"),
+    ):
+        result = runner.invoke(app, ["train", "--budget", "10", "--against", against])
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert "Traceback" not in result.output

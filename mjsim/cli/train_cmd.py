@@ -59,6 +59,13 @@ def train_cmd(
         max=MAX_COUNT,
         help="Hands (each seating) of a test for promotion (default 4,000).",
     ),
+    against: str = typer.Option(
+        None,
+        "--against",
+        help="Train one seat against three fixed seats of this player (tuned: the shipped "
+        "one, tuned:FILE), starting from it: how much a re-trained seat gains on it, how "
+        "exploitable it is.",
+    ),
     out: Path = typer.Option(
         None, "--out", "-o", help="The player file to write (default: RULES.player.json)."
     ),
@@ -71,6 +78,7 @@ def train_cmd(
 ) -> None:
     """Train a tuned player: one seat against three incumbents on the same walls in the four
     seatings, CMA-ES over its parameters; writes a player file for --bots tuned:FILE."""
+    from ..game.players import player_theta
     from ..sim.executor import cluster
     from ..sim.train import train
 
@@ -79,6 +87,11 @@ def train_cmd(
     if budget is not None and minutes is not None:
         raise fail("give --budget or --minutes, not both")
     rs = rules_from(rules, settings)
+    opponents = None
+    if against is not None:
+        if against.partition(":")[0] != "tuned":
+            raise fail(f"--against takes tuned or tuned:FILE (a player file), got {against!r}")
+        opponents = player_theta(rs, against)
     path = out if out is not None else Path(f"{rs.id}.player.json")
     if str(path) == "" or path.is_dir():
         raise fail(f"--out must be a file name, got {str(path)!r}")
@@ -117,6 +130,7 @@ def train_cmd(
                 command=command,
                 hands=hands,
                 promote_hands=test_hands,
+                opponents=opponents,
             )
         except KeyboardInterrupt:
             raise Interrupted(
@@ -135,7 +149,7 @@ def train_cmd(
     final = doc["training"]["final"]
     lo, hi = final["ci95"]
     console.print(
-        f"against three efficiency seats, {final['hands']:,} hands × 4 seatings (seed "
+        f"against {final['vs']}, {final['hands']:,} hands × 4 seatings (seed "
         f"{final['seed']}): {final['mean']:+.3f} a hand (95%: {lo:+.3f} … {hi:+.3f}); "
         f"{doc['training']['generations']} generations, {doc['training']['hands_played']:,} "
         f"hands; wrote {path}"

@@ -17,6 +17,12 @@ A promotion must also not lose to the efficiency point on the same hands (its in
 upper end above zero), so a cycle of players each beating the last but losing to where
 training began is refused.
 
+**Against fixed opponents** (``opponents``, ``mjsim train --against tuned[:FILE]``): the
+candidates play three seats of one player that never changes — the training starts from
+that player, the best found so far stands in for the incumbent and is replaced only by one
+that gains on it against them — and the final gain is against them: how much a seat
+re-trained against a player gains, a measure of how exploitable it is.
+
 Deterministic per seed: the walls of generation ``g`` come from the seed and ``g``; CMA-ES
 draws from its own seeded generator, saved with the search in the checkpoint
 (``<out>.train``, written atomically every generation), so a run resumed from it makes the
@@ -95,6 +101,8 @@ class Settings:
     hands: int = HANDS
     population: int = POPULATION
     promote_hands: int = PROMOTE_HANDS
+    #: three fixed opponents' parameters (a training against them; None: the incumbents)
+    opponents: tuple[float, ...] | None = None
 
 
 def seat_payments(
@@ -198,7 +206,7 @@ def _new_search(settings: Settings):
     import cma
 
     return cma.CMAEvolutionStrategy(
-        to_unit(np.array(EFFICIENCY)),
+        to_unit(np.array(_start(settings))),
         SIGMA0,
         {
             "bounds": [0.0, 1.0],
@@ -209,6 +217,11 @@ def _new_search(settings: Settings):
             "verb_disp": 0,
         },
     )
+
+
+def _start(settings: Settings) -> list[float]:
+    """Where a training starts: the fixed opponents' point, else the efficiency point."""
+    return list(settings.opponents or EFFICIENCY)
 
 
 def _done(settings: Settings, state: State) -> bool:
@@ -231,12 +244,17 @@ def train(
     promote_hands: int | None = None,
     progress: Callable[[State, dict], None] | None = None,
     command: str | None = None,
+    opponents: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Train a tuned player for ``rules`` and write its file ``out`` (with the checkpoint
     ``out.train`` beside it while it runs); return the file's document. ``hands`` (a
     seating's, per generation), ``population``, ``final_hands`` and ``promote_hands`` (a
     seating's, in each test for promotion) default to :data:`HANDS`, :data:`POPULATION`,
-    :data:`FINAL_HANDS` and :data:`PROMOTE_HANDS`."""
+    :data:`FINAL_HANDS` and :data:`PROMOTE_HANDS`. With ``opponents`` (a player's
+    parameters) the candidates play three fixed seats of that player instead of incumbents:
+    the training starts from it, a promotion replaces only the player trained (it must gain
+    on the last one against them), and the final gain is against them — how much one seat
+    re-trained against the player gains, how exploitable it is."""
     rules = load_rules(rules)
     hands = hands or HANDS
     population = population or POPULATION
@@ -246,21 +264,31 @@ def train(
         raise ValueError("give a budget of hands (--budget) or of minutes (--minutes)")
     if (budget is not None and budget <= 0) or (minutes is not None and minutes <= 0):
         raise ValueError("the budget must be positive")
+    fixed = None if opponents is None else tuple(float(v) for v in opponents)
     settings = Settings(
-        rules.id, rules.options_hash, seed, budget, minutes, hands, population, promote_hands
+        rules.id,
+        rules.options_hash,
+        seed,
+        budget,
+        minutes,
+        hands,
+        population,
+        promote_hands,
+        fixed,
     )
     check = Path(f"{out}.train")
     state = _resume(check, settings) if resume else None
     if state is None:
-        state = State(settings, _new_search(settings), 0, 0, 0.0, list(EFFICIENCY), [], [])
+        state = State(settings, _new_search(settings), 0, 0, 0.0, _start(settings), [], [])
     efficiency = np.array(EFFICIENCY)
     while not _done(settings, state):
         start = time.perf_counter()
         incumbent = np.array(state.incumbent)
+        others = incumbent if fixed is None else np.array(fixed)
         xs = state.search.ask()
         thetas = [from_unit(x) for x in xs]
         wseed = walls_seed(seed, _GENERATION, state.generation)
-        gains = paired_gains(rules, thetas, incumbent, wseed, hands, scheduler)
+        gains = paired_gains(rules, thetas, others, wseed, hands, scheduler)
         state.search.tell(xs, [-float(g.mean()) for g in gains])
         played = len(thetas) * 4 * hands
         means = gains.mean(axis=1)
@@ -275,23 +303,28 @@ def train(
         if (state.generation + 1) % PROMOTE_EVERY == 0:
             tested = {"mean": from_unit(state.search.mean), "best": np.array(state.best)}
             pseed = walls_seed(seed, _PROMOTION, state.generation)
-            # the efficiency point plays the same hands, unless it is the incumbent (its
-            # seat then gains nothing, hand for hand)
+            # the players a tested one is measured against play the same hands, unless they
+            # are the seats played against (their seat then gains nothing, hand for hand):
+            # the incumbent (against fixed opponents) and the efficiency point (else: a
+            # promotion must not lose to where training began)
             players = list(tested.values())
-            apart = not np.array_equal(incumbent, efficiency)
+            refs = {"incumbent": incumbent} if fixed is not None else {"efficiency": efficiency}
+            refs = {k: v for k, v in refs.items() if not np.array_equal(v, others)}
             test = paired_gains(
-                rules, players + [efficiency] * apart, incumbent, pseed, promote_hands, scheduler
+                rules, players + list(refs.values()), others, pseed, promote_hands, scheduler
             )
-            played += (len(players) + apart) * 4 * promote_hands
+            ref = dict(zip(refs, test[len(players) :]))
+            played += (len(players) + len(refs)) * 4 * promote_hands
             row["test"], chosen = {}, None
             for i, name in enumerate(tested):
-                vs_incumbent = interval(test[i])
-                vs_efficiency = interval(test[i] - test[-1] if apart else test[i])
-                row["test"][name] = {
-                    "vs_incumbent": vs_incumbent,
-                    "vs_efficiency_seat": vs_efficiency,
-                }
-                if vs_incumbent["ci95"][0] > 0 and vs_efficiency["ci95"][1] > 0:
+                vs_incumbent = interval(test[i] - ref.get("incumbent", 0.0))
+                row["test"][name] = {"vs_incumbent": vs_incumbent}
+                holds = True
+                if fixed is None:
+                    vs_efficiency = interval(test[i] - ref.get("efficiency", 0.0))
+                    row["test"][name]["vs_efficiency_seat"] = vs_efficiency
+                    holds = vs_efficiency["ci95"][1] > 0
+                if vs_incumbent["ci95"][0] > 0 and holds:
                     if chosen is None or vs_incumbent["mean"] > chosen[1]["mean"]:
                         chosen = (name, vs_incumbent)
             row["promoted"] = chosen[0] if chosen is not None else None
@@ -310,7 +343,9 @@ def train(
             progress(state, row)
     player = np.array(state.incumbent)
     fseed = walls_seed(seed, _FINAL, 0)
-    final = paired_gains(rules, [player], efficiency, fseed, final_hands, scheduler)[0]
+    against = efficiency if fixed is None else np.array(fixed)
+    final = paired_gains(rules, [player], against, fseed, final_hands, scheduler)[0]
+    vs = "three efficiency seats" if fixed is None else "three seats of the fixed opponents"
     doc = player_document(
         rules,
         player,
@@ -321,7 +356,7 @@ def train(
             "hands_played": state.hands,
             "seconds": round(state.seconds, 1),
             "promotions": state.promotions,
-            "final": {"vs": "three efficiency seats", "seed": fseed, **interval(final)},
+            "final": {"vs": vs, "seed": fseed, **interval(final)},
         },
     )
     write_json(Path(out), doc)
