@@ -62,7 +62,8 @@ class Job(NamedTuple):
 #: by every model), the deal, shanten and waits kernels 100 s, the search bot and ``mjsim
 #: advise`` on the changsha engine 61 s (tests/test_search.py, tests/test_advise.py), each
 #: other model's engine 60–70 s, the tuned player on the changsha engine 21 s
-#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel 10 s.
+#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel 10 s, and
+#: a search seat beside tuned seats on it (tests/test_tuned.py).
 JOBS = (
     Job("changsha", _ENGINE.format("changsha")),
     Job(
@@ -88,6 +89,12 @@ JOBS = (
         "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
         "import mjsim; mjsim.shanten('123m456p789s1122z')",
         after="changsha",
+    ),
+    Job(
+        "search+tuned",
+        "from mjsim.game.play import play_rows; "
+        "play_rows('changsha', 0, 0, 16, 'search:16,tuned:efficiency,tuned:efficiency,tuned:efficiency')",
+        after="tuned",
     ),
 )
 

@@ -29,10 +29,13 @@ import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
+from mjsim.rules import load_rules
+from mjsim.sim import train as T
 from mjsim.sim.deals import write_deals
 from mjsim.sim.executor import NEED_DISTRIBUTED, cluster, local_cluster, map_chunks
 from mjsim.sim.games import write_games
 from mjsim.sim.train import train
+from mjsim.stats.adapt import player_for
 
 distributed = pytest.importorskip("distributed")
 
@@ -268,3 +271,23 @@ def test_training_on_the_cluster_is_the_local_run(address, tmp_path):
     for doc in (local, remote):
         del doc["training"]["seconds"]  # the one figure that is the machine's
     assert remote == local
+
+
+def test_adapt_trains_its_players_on_the_cluster(address, tmp_path, monkeypatch):
+    """compare --adapt --dask: the players it trains play their games on the cluster (every
+    generation's tasks given the scheduler) and are the players trained locally."""
+    for name, value in (("HANDS", 64), ("POPULATION", 4), ("FINAL_HANDS", 64)):
+        monkeypatch.setattr(T, name, value)
+    rules = load_rules("changsha")
+    local, _, _ = player_for(rules, 2, 1000, tmp_path / "local")
+    schedulers = []
+
+    def spy(func, tasks, add, scheduler=None):
+        schedulers.append(scheduler)
+        return map_chunks(func, tasks, add, scheduler)
+
+    monkeypatch.setattr(T, "map_chunks", spy)
+    with cluster(address) as handle:
+        remote, _, fresh = player_for(rules, 2, 1000, tmp_path / "remote", scheduler=handle)
+    assert fresh and remote == local
+    assert schedulers and all(s is handle for s in schedulers)

@@ -345,6 +345,11 @@ def test_cli_compare(tmp_path):
         ],
     )
     assert bad.exit_code == 2 and "unknown metric 'nope'" in bad.output
+    for target in ("inf", "0", "-1"):
+        bad = runner.invoke(
+            app, ["compare", "--variant", "m: cs_birds=4", "-n", "400", "--precision", target]
+        )
+        assert bad.exit_code == 2 and "positive, finite half-width" in bad.output, bad.output
     bad = runner.invoke(
         app, ["compare", "--variant", "m: cs_birds=4", "-n", "400", "--out", "/proc/x"]
     )

@@ -348,9 +348,10 @@ def play_frame(
     """A DataFrame of ``n`` played hands (columns: :func:`columns`, ``seed`` first; the
     readiness columns with ``readiness``); at most :func:`most_hands`."""
     rules = load_rules(rules)
-    if not 0 <= n <= most_hands(rules):
+    most = most_hands(rules)
+    if not 0 <= n <= most:
         raise ValueError(
-            f"a frame of played hands holds 0 to {most_hands(rules):,} hands of {rules.id} on "
+            f"a frame of played hands holds 0 to {most:,} hands of {rules.id} on "
             f"this machine (in memory; `mjsim play --out` streams any number), got {n:,}"
         )
     chunk = CHUNK - CHUNK % game_length(rules)

@@ -124,9 +124,8 @@ def _left(rec: dict, final: dict[str, Any], g, how: str) -> int | None:
 def _tiles_won_on(g, rec: dict, final: dict[str, Any], seat: int) -> list[int]:
     """The tiles ``seat`` may have won on: the record's (its first winner's); on a 开杠's
     revealed tiles (杠上炮) each winner took its best of them."""
-    if rec["win_kind"] != R.WIN_GANGPAO or not _shown(g, final):
-        return [int(rec["win_tile"])]
-    return list(dict.fromkeys(_shown(g, final)))
+    shown = _shown(g, final) if rec["win_kind"] == R.WIN_GANGPAO else []
+    return list(dict.fromkeys(shown)) if shown else [int(rec["win_tile"])]
 
 
 def rescore(
@@ -144,8 +143,8 @@ def rescore(
     start = int(rec["discarder"]) if rec["discarder"] >= 0 else 0
     order = [(start + j) % 4 for j in range(1, 5) if (int(rec["winners"]) >> ((start + j) % 4)) & 1]
     hands = {}
+    tsumo = R.self_drawn(rec["win_kind"])
     for s in order:
-        tsumo = R.self_drawn(rec["win_kind"])
         tries = [(t, _hand(rs, final, s, t, tsumo)) for t in _tiles_won_on(g, rec, final, s)]
         tries = [(t, h) for t, h in tries if h is not None]
         if len(tries) > 1:  # on a 开杠's tiles: the best for the seat, the first among equals

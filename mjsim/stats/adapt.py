@@ -58,10 +58,12 @@ def player_for(
     budget: int = BUDGET,
     folder: Path | None = None,
     progress: Callable[[Any, dict], None] | None = None,
+    scheduler: Any = None,
 ) -> tuple[tuple[float, ...], Path, bool]:
     """``(parameters, file, trained now)``: the player of ``rules`` kept in ``folder``
     (default :func:`players_folder`), trained there first if missing (an interrupted
-    training resumes from its checkpoint)."""
+    training resumes from its checkpoint; its games on ``scheduler``'s cluster where
+    given: the same player)."""
     folder = Path(folder) if folder is not None else players_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / key_name(rules, seed, budget)
@@ -74,6 +76,7 @@ def player_for(
             budget=budget,
             resume=Path(f"{path}.train").exists(),
             progress=progress,
+            scheduler=scheduler,
             command=f"mjsim train --rules {rules.id}{_sets(rules)} --budget {budget} "
             f"--seed {seed} (for compare --adapt)",
         )
@@ -102,7 +105,7 @@ def adapt_compare(
     players, files, trained = [], [], []
     for v in [baseline, *variants]:
         hook = on_training(v.rules) if on_training is not None else None
-        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook)
+        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook, scheduler)
         players.append(p)
         files.append(str(path))
         trained.append(fresh)

@@ -376,8 +376,8 @@ def run_compare(
             f"{', '.join(keys)}"
         )
     if precision is not None:
-        if not precision > 0:
-            raise ValueError(f"--precision must be a positive half-width, got {precision}")
+        if not 0 < precision < math.inf:
+            raise ValueError(f"--precision must be a positive, finite half-width, got {precision}")
         total = max_hands
     else:
         total = n
