@@ -157,9 +157,11 @@ def study(
     params: dict[str, int],
     run: store.Run,
     against: str = "efficiency",
+    exploit_run: bool = False,
 ) -> np.ndarray:
-    """One search seat against three ``against`` seats, printed and recorded; the gain of
-    each hand (over the four seatings)."""
+    """One search seat against three ``against`` seats, printed and recorded (apart from
+    the speed case in an ``exploit_run``, beside other line-ups); the gain of each hand
+    (over the four seatings)."""
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)
@@ -250,8 +252,8 @@ def study(
         f"an upper bound: it includes the hands' own play)"
     )
     case = rules + "".join(f" {k}={v}" for k, v in params.items())
-    if against != "efficiency":
-        case += f" vs {against}"
+    if against != "efficiency" or exploit_run:
+        case += f" vs {against}"  # an exploitability run's cases apart from the speed case
     run.record(
         case,
         hands_per_s=4 * n / seconds,
@@ -268,35 +270,34 @@ def study(
 
 def exploit(rules: str, gains: dict[str, np.ndarray], run: store.Run) -> None:
     """How much less a search seat gains against each other line-up than against the
-    first (the efficiency seats), on the same hands: the ratio of the gains with a 95%
-    interval (games resampled, both gains together), and the gain less a third of the
-    first's."""
+    first (the efficiency seats), on the same hands: the gain less a third of the first's,
+    with its interval by game, and, where the first gain's interval excludes 0, the ratio
+    of the gains with a 95% interval (games resampled, both gains together)."""
     length = game_length(rules)
     (first, g0), *others = gains.items()
     games = len(g0) // length
     per_game = {
         a: g[: games * length].reshape(games, length).mean(axis=1) for a, g in gains.items()
     }
-    rng = np.random.default_rng(0)
-    picks = rng.integers(0, games, (2000, games))
+    mean0, se0 = by_game(g0, length)
+    picks = np.random.default_rng(0).integers(0, games, (2000, games))
     for against, g in others:
-        ratio = g.mean() / g0.mean()
-        boot = per_game[against][picks].mean(axis=1) / per_game[first][picks].mean(axis=1)
-        lo, hi = np.quantile(boot, [0.025, 0.975])
         margin, se = by_game(g - g0 / 3, length)
-        print(
-            f"{rules}: against {against} seats the search gains {ratio:.2f} of its gain "
-            f"against {first} seats (95% {lo:.2f} … {hi:.2f}); gain less a third of that: "
-            f"{margin:+.3f} a hand, 95% [{margin - Z95 * se:+.3f}, {margin + Z95 * se:+.3f}]"
+        figures = {"margin_to_third": margin, "margin_se": se}
+        line = (
+            f"{rules}: the search's gain against {against} seats less a third of its gain "
+            f"against {first} seats: {margin:+.3f} a hand, 95% [{margin - Z95 * se:+.3f}, "
+            f"{margin + Z95 * se:+.3f}]"
         )
-        run.record(
-            f"{rules} exploit {against}",
-            ratio=float(ratio),
-            ratio_lo=float(lo),
-            ratio_hi=float(hi),
-            margin_to_third=margin,
-            margin_se=se,
-        )
+        if abs(mean0) > Z95 * se0:
+            boot = per_game[against][picks].mean(axis=1) / per_game[first][picks].mean(axis=1)
+            lo, hi = np.quantile(boot, [0.025, 0.975])
+            figures.update(ratio=float(g.mean() / g0.mean()), ratio_lo=lo, ratio_hi=hi)
+            line += f"; the ratio of the gains {g.mean() / g0.mean():.2f} (95% {lo:.2f} … {hi:.2f})"
+        else:
+            line += f"; no ratio: the gain against {first} seats does not exclude 0"
+        print(line)
+        run.record(f"{rules} exploit {against}", **{k: float(v) for k, v in figures.items()})
 
 
 def main() -> None:
@@ -348,9 +349,12 @@ def main() -> None:
         + "".join(f", {k} {v}" for k, v in params.items())
     )
     for rules in args.rules.split(","):
+        lineups = args.against.split(",")
         gains = {
-            a: study(rules.strip(), args.n, args.rollouts, args.seed, params, run, a)
-            for a in args.against.split(",")
+            a: study(
+                rules.strip(), args.n, args.rollouts, args.seed, params, run, a, len(lineups) > 1
+            )
+            for a in lineups
         }
         if len(gains) > 1:
             exploit(rules.strip(), gains, run)
