@@ -111,7 +111,7 @@ def main() -> None:
         case = (
             rid
             + ("" if set(bots) == {"efficiency"} else f" {','.join(bots)}")
-            + (f" player={Path(args.player).name}" if args.player else "")
+            + (f" player={Path(args.player).name}" if args.player and "tuned" in str(bots) else "")
             + (" readiness" if args.readiness else "")
         )
         figures = {

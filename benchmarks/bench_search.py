@@ -45,7 +45,9 @@ import store
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, make_policy, play_rows
+from mjsim.game.players import shipped_path
 from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
+from mjsim.rules import load_rules
 
 Z95 = 1.959963984540054
 
@@ -268,9 +270,18 @@ def study(
     return gain
 
 
+def playable(rules: str, against: str) -> bool:
+    """Whether the line-up ``against`` can play ``rules`` (``tuned`` needs a shipped
+    player); says so where it cannot."""
+    if against == "tuned" and not shipped_path(load_rules(rules)).exists():
+        print(f"{rules}: no shipped tuned player, so no run against tuned seats")
+        return False
+    return True
+
+
 def exploit(rules: str, gains: dict[str, np.ndarray], run: store.Run) -> None:
     """How much less a search seat gains against each other line-up than against the
-    first (the efficiency seats), on the same hands: the gain less a third of the first's,
+    first of ``--against`` (the efficiency seats, as a rule), on the same hands: the gain less a third of the first's,
     with its interval by game, and, where the first gain's interval excludes 0, the ratio
     of the gains with a 95% interval (games resampled, both gains together)."""
     length = game_length(rules)
@@ -349,7 +360,7 @@ def main() -> None:
         + "".join(f", {k} {v}" for k, v in params.items())
     )
     for rules in args.rules.split(","):
-        lineups = args.against.split(",")
+        lineups = [a for a in args.against.split(",") if playable(rules.strip(), a)]
         gains = {
             a: study(
                 rules.strip(), args.n, args.rollouts, args.seed, params, run, a, len(lineups) > 1

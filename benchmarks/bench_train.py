@@ -53,6 +53,8 @@ def main() -> None:
             command=command,
             hands=hands,
             promote_hands=tests,
+            population=settings["population"],
+            opponents=settings.get("opponents"),
         )
         seconds = time.perf_counter() - start
     final = doc["training"]["final"]

@@ -173,21 +173,28 @@ def _model(sig) -> str | None:
 
 
 def _policy(sig) -> str | None:
-    """The policy a compiled signature takes, if any: a search's or tuned seats'
-    (:mod:`mjsim.game.policy`'s registry)."""
+    """The policy a compiled signature takes, if any: a search's (with the heuristic bots'
+    or the tuned seats' inner policy) or tuned seats' (:mod:`mjsim.game.policy`'s
+    registry)."""
     for t in sig:
         if isinstance(t, numba.types.BaseNamedTuple) and t.instance_class.__name__ in (
             "SearchPolicy",
             "TunedPolicy",
         ):
-            return t.instance_class.__name__
+            name = t.instance_class.__name__
+            if "inner" in t.fields:
+                inner = t.types[t.fields.index("inner")]
+                if isinstance(inner, numba.types.BaseNamedTuple):
+                    name += "+" + inner.instance_class.__name__
+            return name
     return None
 
 
 def test_each_engine_function_compiles_once():
     """After played hands of nine rule sets (all five scoring models) and every bot, numba's
     cache holds one compiled signature of each game function per scoring model, and one
-    more of the hand loop per model played with a search seat, and with tuned seats. The
+    more of the hand loop per model played with a search seat, with tuned seats, and with
+    a search seat beside tuned seats. The
     cache index of every cached function is read (what was compiled into the cache, here
     or by the session's warm-up), so a second signature shows whether or not this process
     compiled it; functions inlined into their callers (``njit_inline``) have none."""

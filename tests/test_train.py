@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
-from mjsim.game.players import read_player
+from mjsim.game.players import player_document, read_player
 from mjsim.game.tuned import EFFICIENCY, PARAMS
 from mjsim.rules import load_rules
 from mjsim.sim import train as T
@@ -151,10 +151,19 @@ def test_against_fixed_opponents(tmp_path):
 
 def test_cli_against_is_a_tuned_player(tmp_path):
     runner = CliRunner()
-    for against, message in (
-        ("value", "--against takes tuned or tuned:FILE"),
-        (f"tuned:{tmp_path / 'none.json'}", "does not exist"),
+    rules = load_rules("changsha")
+    wild = np.array(EFFICIENCY)
+    wild[[p.name for p in PARAMS].index("claim_bias")] = 99.0  # outside the training's box
+    (tmp_path / "wild.json").write_text(json.dumps(player_document(rules, wild, {})))
+    (tmp_path / "own.json").write_text(json.dumps(player_document(rules, EFFICIENCY, {})))
+    own = str(tmp_path / "own.json")
+    for against, message, out in (
+        ("value", "--against takes tuned or tuned:FILE", []),
+        (f"tuned:{tmp_path / 'none.json'}", "does not exist", []),
+        (f"tuned:{tmp_path / 'wild.json'}", "claim_bias outside the range", []),
+        (f"tuned:{own}", "is the --against player's file", ["--out", own]),
     ):
-        result = runner.invoke(app, ["train", "--budget", "10", "--against", against])
+        args = ["train", "--budget", "10", "--against", against, *out]
+        result = runner.invoke(app, args)
         assert result.exit_code == 2 and message in result.output, result.output
         assert "Traceback" not in result.output

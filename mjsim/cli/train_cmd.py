@@ -79,6 +79,7 @@ def train_cmd(
     """Train a tuned player: one seat against three incumbents on the same walls in the four
     seatings, CMA-ES over its parameters; writes a player file for --bots tuned:FILE."""
     from ..game.players import player_theta
+    from ..game.tuned import PARAMS
     from ..sim.executor import cluster
     from ..sim.train import train
 
@@ -92,6 +93,14 @@ def train_cmd(
         if against.partition(":")[0] != "tuned":
             raise fail(f"--against takes tuned or tuned:FILE (a player file), got {against!r}")
         opponents = player_theta(rs, against)
+        outside = [
+            p.name for p, v in zip(PARAMS, opponents, strict=True) if not p.low <= v <= p.high
+        ]
+        if outside:
+            raise fail(
+                f"--against {against}: {', '.join(outside)} outside the range a training "
+                "searches (mjsim.game.tuned.PARAMS): it could not start from that player"
+            )
     path = out if out is not None else Path(f"{rs.id}.player.json")
     if str(path) == "" or path.is_dir():
         raise fail(f"--out must be a file name, got {str(path)!r}")
@@ -100,6 +109,9 @@ def train_cmd(
             f"--out {str(path)!r} is a file that is not a player file: give another name, "
             "or remove it (a player file is written over)"
         )
+    if against is not None and against.partition(":")[2] not in ("", "efficiency"):
+        if Path(against.partition(":")[2]).resolve() == path.resolve():
+            raise fail(f"--out {str(path)!r} is the --against player's file: give another name")
     path.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after it
     total = budget if budget is not None else int(60 * minutes)
     command = shlex.join(["mjsim", "train", *sys.argv[2:]])
@@ -140,8 +152,6 @@ def train_cmd(
     if json_out:
         emit_json(doc)
         return
-    from ..game.tuned import PARAMS
-
     table = Table("parameter", "tuned", "efficiency bot", title=f"tuned player for {rs.id}")
     for p in PARAMS:
         table.add_row(p.name, f"{doc['parameters'][p.name]:.4g}", f"{p.efficiency:.4g}")

@@ -7,50 +7,30 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
 ``candidates`` in all. Each is played out in sampled worlds:
 
 - **a world** keeps what the seat sees — its own tiles, every meld, discard and revealed
-  tile, a declared or locked seat's hand (which the rules make public enough to act on) —
-  and deals the other seats' concealed tiles and the live wall anew from the tiles the
-  seat cannot see (bonus tiles of the live wall stay where they are; the reserve is left
-  as it lies); each other seat's tiles are then kept as a player keeps them (*tempo*): for
-  every tile it has discarded it draws one more from the unseen tiles and throws back the
-  efficiency bot's discard. Uniform tiles would imagine the others far slower than they are
-  (in Changsha, 2.5 shanten a seat on average where the bots' real hands are at 1.2; with
-  tempo 1.3), and every line that waits — a pass most — too good. Where the rules declare
-  readiness (报听 as soon as ready), a world that deals a hidden seat a ready hand it would
-  have declared is not one the seat could be in, and is drawn again (:data:`MAX_REDRAWS`);
+  tile, a declared or locked seat's hand — and deals the other seats' concealed tiles and
+  the live wall anew from the tiles it cannot see (bonus tiles of the live wall stay where
+  they are; the reserve is left as it lies), each hidden seat's tiles kept as a player keeps them (*tempo*, :func:`_keep`;
+  uniform tiles imagine the others far slower than they are); a world dealing a hidden
+  seat a ready hand it would have declared (报听) is drawn again (:data:`MAX_REDRAWS`);
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
   with every seat's own bot playing on — the search seat as the efficiency bot, a tuned
   seat with its parameters (the search's ``inner`` policy, as in the hand itself) — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
   承包, 宝 multipliers: whatever the rule set pays);
-- **common random numbers**: every candidate is played in the same worlds, and compared
-  with the others by paired differences.
+- **common random numbers**: every candidate is played in the same worlds (paired).
 
-The efficiency choice is the default, and a sequential test guards it: every
-:data:`CHECK_EVERY` worlds (from ``min_rollouts``), a candidate :data:`Z_DROP` standard
-errors of its paired difference below the efficiency choice (or equal to it in every
-world) is played no more; sampling stops once none is left, or once one is
-:data:`Z_LEAVE` standard errors above it and :data:`Z` above every other still played,
-else at ``rollouts`` worlds. The seat leaves the efficiency choice only for a candidate
-:data:`Z_LEAVE` above it (the best such). Played to 1,024 worlds, about half the
-alternatives are 2 s.e. worse than the efficiency choice and a few percent 2 s.e. better
-(``bench_search.py --trace``), so a lax test to leave it changes decisions for the worse
-by chance.
-
-A search seat offered a win on another's discard that it may pass (ready, not barred by
-过手, not a declared hand that must win) weighs the win (the efficiency bot's choice, which
-never passes) against the pass the same way (:func:`win_or_pass`): where a self-draw pays
-three seats and a discard one, passing a small win early can be worth more than taking it.
-With ``claims`` (off by default: the gains measured are without it), a search seat ready
-or one tile from it that could pung or chow a discard nobody won on (:func:`claim`) weighs
-its efficiency choice against the other claims and declining it (up to ``candidates``,
-those leaving the best keys first) the same way: a pung that breaks a concealed hand, or a
-chow declined to keep a wait, are worth what the settlement says.
-Everything is compiled and deterministic: the worlds of a decision come from the hand's
-dice seed, the turn, the kind of decision and the world's number. Elsewhere (kongs, 报听,
-self-drawn wins, 吃听 claims, and every claim without ``claims``) the search seat plays as
-the efficiency bot. The engine reaches :func:`discard`, :func:`win_or_pass` and
-:func:`claim` through :mod:`mjsim.game.policy`, where this module registers them when it
-is imported, so runs without a search seat never import or compile it.
+The efficiency choice is the default, guarded by a sequential test (:func:`settled`,
+:func:`leader`): a candidate :data:`Z_DROP` paired standard errors below it is dropped, and
+the seat leaves it only for one :data:`Z_LEAVE` above it (about half the alternatives are
+clearly worse and a few percent better, ``bench_search.py --trace``: a lax test changes
+decisions for the worse by chance). Offered a win on another's discard that it may pass,
+the seat weighs the win against the pass the same way (:func:`win_or_pass`), and with
+``claims`` its pungs and chows against declining (:func:`claim`). Elsewhere (kongs, 报听,
+self-drawn wins, 吃听, claims without ``claims``) it plays as the efficiency bot.
+Everything is compiled and deterministic: a decision's worlds come from the hand's dice
+seed, the turn, the kind of decision and the world's number. The engine reaches the hooks
+through :mod:`mjsim.game.policy`, where this module registers them when imported, so a run
+without a search seat never compiles it (docs/search.md has the whole account).
 
 >>> P = search_policy(136, 10, rollouts=32)
 >>> P.payoffs.shape, [int(P.params[i]) for i in (MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES)]
@@ -81,6 +61,7 @@ from .state import (
     P_HEAD,
     P_TAIL,
     P_TURNS,
+    RON_BOT,
     RON_PASS,
     RON_WIN,
     ST_CLAIM,
@@ -373,7 +354,10 @@ def world(P, G, S, W, wall, bots, s, seed):
     X, pool = P.world, P.pool
     copy_state(S, X)
     for o in range(4):
-        X.status[o, ST_CLAIM] = CLAIM_BY_BOT  # no other search seat's choice, made in S
+        # no choice another policy made in S from the real tiles (a search seat's claim, a
+        # tuned seat's win-or-pass): the world's seats choose again from theirs
+        X.status[o, ST_CLAIM] = CLAIM_BY_BOT
+        X.status[o, ST_RON] = RON_BOT
     copy_array(wall, P.wall)
     lo, hi = S.pos[P_HEAD], S.pos[P_TAIL] - G.cfg[V.RESERVE]
     n = 0
