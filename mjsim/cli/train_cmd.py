@@ -88,9 +88,10 @@ def train_cmd(
     if budget is not None and minutes is not None:
         raise fail("give --budget or --minutes, not both")
     rs = rules_from(rules, settings)
-    opponents = None
+    opponents, source = None, None
     if against is not None:
-        if against.partition(":")[0] != "tuned":
+        kind, _, source = against.partition(":")
+        if kind != "tuned":
             raise fail(f"--against takes tuned or tuned:FILE (a player file), got {against!r}")
         opponents = player_theta(rs, against)
         outside = [
@@ -109,9 +110,8 @@ def train_cmd(
             f"--out {str(path)!r} is a file that is not a player file: give another name, "
             "or remove it (a player file is written over)"
         )
-    if against is not None and against.partition(":")[2] not in ("", "efficiency"):
-        if Path(against.partition(":")[2]).resolve() == path.resolve():
-            raise fail(f"--out {str(path)!r} is the --against player's file: give another name")
+    if source not in (None, "", "efficiency") and Path(source).resolve() == path.resolve():
+        raise fail(f"--out {str(path)!r} is the --against player's file: give another name")
     path.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after it
     total = budget if budget is not None else int(60 * minutes)
     command = shlex.join(["mjsim", "train", *sys.argv[2:]])
