@@ -65,12 +65,14 @@ def test_efficiency_point_is_the_efficiency_bot_everywhere(rid):
 
 def test_parameters_change_the_play():
     """Away from the efficiency point the tuned seat plays other hands: folding against
-    threats, chasing big wins, refusing claims each change the records."""
+    threats, chasing big wins, waiting on the tiles that pay more, refusing claims each
+    change the records."""
     base = play_rows("changsha", 2, 0, 400, "tuned:efficiency")
     for name, value in (
         ("danger_declared", 2.0),
         ("danger_late", 1.0),
         ("value", 1.0),
+        ("wait_units", 1.0),
         ("claim_bias", 1.5),
     ):
         theta = np.tile(np.array(EFFICIENCY), (4, 1))

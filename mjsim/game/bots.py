@@ -262,12 +262,13 @@ def _holds_plain(S, s, counts):
 
 @njit_borrowed
 def wait_worth(G, S, W, s, counts):
-    """What the waits of seat ``s``'s ready 13 tiles ``counts`` are worth: over the kinds
-    that complete them, live copies × the units of the win as the scoring model values it
-    on another's tile — a wild kind the seat can see valued as the self-drawn wild tile
-    standing for itself, the one way it wins (宝中宝 through a 边/卡/吊 reading)."""
+    """``(worth, live)``: what the waits of seat ``s``'s ready 13 tiles ``counts`` are worth
+    — over the kinds that complete them, live copies × the units of the win as the scoring
+    model values it on another's tile, a wild kind the seat can see valued as the
+    self-drawn wild tile standing for itself, the one way it wins (宝中宝 through a 边/卡/吊
+    reading) — and how many live copies those kinds have."""
     how, tile = S.pos[P_WILD_DRAW], S.pos[P_WILD_TILE]
-    worth = 0
+    worth, n_live = 0, 0
     for t in range(34):
         if not G.kind_mask[t] or not can_add(S, s, counts, t):
             continue
@@ -282,9 +283,10 @@ def wait_worth(G, S, W, s, counts):
             legal, units, _ = SC.win_value(G, W, counts, S, s, np.int64(R.WIN_DIANPAO), np.int64(t))
             if legal:
                 worth += n * units
+                n_live += n
         counts[t] -= 1
     S.pos[P_WILD_DRAW], S.pos[P_WILD_TILE] = how, tile
-    return worth
+    return worth, n_live
 
 
 @njit_borrowed
@@ -297,7 +299,7 @@ def _most_worth(G, S, W, s, counts, keys, best):
         if keys[d] != best:
             continue
         counts[d] -= 1
-        worth = wait_worth(G, S, W, s, counts)
+        worth = wait_worth(G, S, W, s, counts)[0]
         counts[d] += 1
         if worth > most:
             most, choice = worth, d

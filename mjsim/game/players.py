@@ -9,7 +9,7 @@ or not a player file, is refused with one line naming it and what is wrong.
 
 >>> rows = theta_rows("changsha", ("efficiency", "tuned:efficiency", "efficiency", "efficiency"))
 >>> rows.shape, float(rows[1, 0])
-((4, 16), 1.0)
+((4, 17), 1.0)
 """
 
 from __future__ import annotations

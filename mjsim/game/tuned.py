@@ -12,7 +12,10 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   per cost above 1). Among the discards within ``margin`` of the
   best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
-  :func:`mjsim.game.bots.wait_worth`) decide; the first kind among equals.
+  :func:`mjsim.game.bots.wait_worth`) and what a winning tile pays on average
+  (``wait_units``: ln(units ÷ live winning tiles) — the 宝 games' 边卡吊 ×2, the 财神
+  game's hard waits over soft ones, a big win's wait over a small one) decide; the first
+  kind among equals.
 - a pung or a chow: taken when the hand's score after it (its best discard's cost and big
   cost) plus ``claim_bias`` (plus ``claim_open`` on a closed hand's first meld) is below
   the score now — the pung weighed first, then the chows, as the bots do.
@@ -82,6 +85,7 @@ PARAMS = (
     Param("margin", 0.5, 0.0, 1.5, "score above the best still weighed by ukeire and worth"),
     Param("ukeire", 1 / 256, 0.0, 0.05, "a live improving tile (less is better: subtracted)"),
     Param("worth", 0.0, 0.0, 1.0, "ln(1 + live winning tiles × units) of a ready hand"),
+    Param("wait_units", 0.0, 0.0, 1.0, "ln(the units a live winning tile pays, on average)"),
     Param("danger_declared", 0.0, 0.0, 2.0, "a declared or locked opponent's unsafe kind"),
     Param("danger_declared_far", 0.0, 0.0, 2.0, "the same, per cost above 1"),
     Param("danger_melds", 0.0, 0.0, 2.0, "a three-meld or liable opponent's unsafe kind"),
@@ -102,6 +106,7 @@ INDEX = {p.name: i for i, p in enumerate(PARAMS)}
     MARGIN,
     UKEIRE,
     WORTH,
+    WAIT_UNITS,
     DANGER_DECLARED,
     DANGER_DECLARED_FAR,
     DANGER_MELDS,
@@ -245,7 +250,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
         if scores[d] <= cut:
             n_close += 1
             choice = d if choice < 0 else choice
-    if n_close < 2 or (th[UKEIRE] == 0.0 and th[WORTH] == 0.0):
+    if n_close < 2 or (th[UKEIRE] == 0.0 and th[WORTH] == 0.0 and th[WAIT_UNITS] == 0.0):
         return choice
     top_base = 0
     for d in range(34):
@@ -269,10 +274,13 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
             u = B.tile_scan(G, S, W, s, counts, n_fams, base, np.int64(-1), np.int64(d), c14)
             counts[d] += 1
             x -= th[UKEIRE] * u
-        if th[WORTH] != 0.0 and base == 1:
+        if (th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0) and base == 1:
             counts[d] -= 1
-            x -= th[WORTH] * math.log1p(B.wait_worth(G, S, W, s, counts))
+            worth, n_live = B.wait_worth(G, S, W, s, counts)
             counts[d] += 1
+            x -= th[WORTH] * math.log1p(worth)
+            if n_live > 0:
+                x -= th[WAIT_UNITS] * math.log(worth / n_live)
         if x < top:
             top, choice = x, d
     return choice
