@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mjsim.cli import app
+from mjsim.game.tuned import EFFICIENCY, INDEX
 from mjsim.report.adapt_report import write_adapt_report
 from mjsim.rules import load_rules
 from mjsim.sim import train as T
@@ -84,3 +85,22 @@ def test_cli_adapt_refuses_what_it_cannot_do():
         assert out.exit_code == 2, out.output
         lines = [x for x in out.output.splitlines() if x.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:") and "--adapt" in lines[0]
+
+
+def test_every_player_continues_from_one_start(tmp_path, small_training):
+    """``start``: the baseline's player and the variant's are both trained on from it, kept
+    under names of their own (a player from the efficiency bot is another file)."""
+    base = load_rules("changsha")
+    theta = np.array(EFFICIENCY)
+    theta[INDEX["claim_bias"]] = 1.0
+    start = (tuple(theta.tolist()), "tuned:x")
+    baseline = Variant("baseline", base)
+    variant = parse_variant("no birds: cs_birds=0", base)
+    result = adapt_compare(
+        baseline, [variant], n=16, seed=5, budget=100, folder=tmp_path, start=start
+    )
+    assert result["training"]["from"] == "tuned:x"
+    for p, rules in zip(result["players"], (base, variant.rules), strict=True):
+        assert p["file"] == str(tmp_path / key_name(rules, 1, 100, start[0]))
+        assert "--from tuned:x" in (tmp_path / p["file"]).read_text(encoding="utf-8")
+    assert key_name(base, 1, 100, start[0]) != key_name(base, 1, 100)

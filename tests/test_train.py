@@ -167,3 +167,36 @@ def test_cli_against_is_a_tuned_player(tmp_path):
         result = runner.invoke(app, args)
         assert result.exit_code == 2 and message in result.output, result.output
         assert "Traceback" not in result.output
+
+
+def test_a_training_continues_from_a_player(tmp_path):
+    """``start``: the search and the incumbents begin at a player's parameters — stopped
+    before any test for promotion, the player written is that player, and the settings
+    (so a checkpoint's) carry the start; a start and fixed opponents are refused together."""
+    theta = np.array(EFFICIENCY)
+    theta[[p.name for p in PARAMS].index("claim_bias")] = 1.0
+    _, doc = run(tmp_path, "a.json", budget=1000, start=theta)
+    assert [doc["parameters"][p.name] for p in PARAMS] == theta.tolist()
+    assert list(doc["training"]["settings"]["start"]) == theta.tolist()
+    assert doc["training"]["final"]["vs"] == "three efficiency seats"
+    with pytest.raises(ValueError, match="give no start"):
+        run(tmp_path, "b.json", budget=1000, start=theta, opponents=theta)
+
+
+def test_cli_from_takes_a_player_of_other_options(tmp_path, monkeypatch):
+    monkeypatch.setattr(T, "FINAL_HANDS", 16)
+    theta = np.array(EFFICIENCY)
+    theta[[p.name for p in PARAMS].index("claim_bias")] = 1.0
+    other = tmp_path / "other.json"  # a player of Changsha without birds
+    other.write_text(json.dumps(player_document(load_rules("changsha", cs_birds=0), theta, {})))
+    out = tmp_path / "p.json"
+    args = ["train", "--budget", "100", "--hands", "16", "--from", f"tuned:{other}", "-q"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert read_player(out, load_rules("changsha")).tolist() == theta.tolist()
+    for extra, message in (
+        (["--from", "value"], "--from takes tuned or tuned:FILE"),
+        (["--from", "tuned", "--against", "tuned"], "leave out --from"),
+    ):
+        result = CliRunner().invoke(app, ["train", "--budget", "10", *extra])
+        assert result.exit_code == 2 and message in result.output, result.output

@@ -157,6 +157,12 @@ def compare_cmd(
         1_000_000, "--adapt-budget", min=1000, max=MAX_COUNT, help="Hands a player trains for."
     ),
     adapt_seed: int = typer.Option(1, "--adapt-seed", min=0, help="The players' training seed."),
+    adapt_from: str | None = typer.Option(
+        None,
+        "--adapt-from",
+        help="Train every rule set's player on from this one (tuned: the shipped player, "
+        "tuned:FILE) instead of from the efficiency bot.",
+    ),
     players: Path | None = typer.Option(
         None,
         "--players",
@@ -191,7 +197,13 @@ def compare_cmd(
             raise fail(
                 "--adapt plays -n hands on the same walls: leave out --precision and --unpaired"
             )
-        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out)
+        start = None
+        if adapt_from is not None:
+            from .train_cmd import player_to_start
+
+            theta = player_to_start(base, "--adapt-from", adapt_from, any_options=True)
+            start = (tuple(float(x) for x in theta), adapt_from)
+        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out, start)
         kept: dict[str, Any] = {}
         if out is not None:
             write_resumable(out, lambda: kept.update(r=_adapted(*args, scheduler, progress)))
@@ -250,7 +262,7 @@ def compare_cmd(
 
 
 def _adapted(
-    baseline, variants, n, seed, train_seed, budget, players, out, scheduler, progress
+    baseline, variants, n, seed, train_seed, budget, players, out, start, scheduler, progress
 ) -> dict[str, Any]:
     """``compare --adapt``'s run (:func:`mjsim.stats.adapt.adapt_compare`), with a bar for
     each player trained."""
@@ -286,6 +298,7 @@ def _adapted(
             scheduler=handle,
             progress=progress,
             on_training=on_training,
+            start=start,
         )
 
 

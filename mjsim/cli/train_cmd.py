@@ -66,6 +66,13 @@ def train_cmd(
         "one, tuned:FILE), starting from it: how much a re-trained seat gains on it, how "
         "exploitable it is.",
     ),
+    start: str = typer.Option(
+        None,
+        "--from",
+        help="Start from this player (tuned: the shipped one, tuned:FILE, also a player of "
+        "other options of the rule set) instead of the efficiency bot: a player continued, "
+        "under changed rules say.",
+    ),
     out: Path = typer.Option(
         None, "--out", "-o", help="The player file to write (default: RULES.player.json)."
     ),
@@ -78,7 +85,6 @@ def train_cmd(
 ) -> None:
     """Train a tuned player: one seat against three incumbents on the same walls in the four
     seatings, CMA-ES over its parameters; writes a player file for --bots tuned:FILE."""
-    from ..game.players import player_theta
     from ..game.tuned import PARAMS
     from ..sim.executor import cluster
     from ..sim.train import train
@@ -87,21 +93,11 @@ def train_cmd(
         raise fail("give --budget HANDS or --minutes M")
     if budget is not None and minutes is not None:
         raise fail("give --budget or --minutes, not both")
+    if against is not None and start is not None:
+        raise fail("--against starts from its player: leave out --from")
     rs = rules_from(rules, settings)
-    opponents, source = None, None
-    if against is not None:
-        kind, _, source = against.partition(":")
-        if kind != "tuned":
-            raise fail(f"--against takes tuned or tuned:FILE (a player file), got {against!r}")
-        opponents = player_theta(rs, against)
-        outside = [
-            p.name for p, v in zip(PARAMS, opponents, strict=True) if not p.low <= v <= p.high
-        ]
-        if outside:
-            raise fail(
-                f"--against {against}: {', '.join(outside)} outside the range a training "
-                "searches (mjsim.game.tuned.PARAMS): it could not start from that player"
-            )
+    opponents = None if against is None else player_to_start(rs, "--against", against)
+    begin = None if start is None else player_to_start(rs, "--from", start, any_options=True)
     path = out if out is not None else Path(f"{rs.id}.player.json")
     if str(path) == "" or path.is_dir():
         raise fail(f"--out must be a file name, got {str(path)!r}")
@@ -110,8 +106,10 @@ def train_cmd(
             f"--out {str(path)!r} is a file that is not a player file: give another name, "
             "or remove it (a player file is written over)"
         )
-    if source not in (None, "", "efficiency") and Path(source).resolve() == path.resolve():
-        raise fail(f"--out {str(path)!r} is the --against player's file: give another name")
+    for flag, name in (("--against", against), ("--from", start)):
+        source = (name or "").partition(":")[2]
+        if source not in ("", "efficiency") and Path(source).resolve() == path.resolve():
+            raise fail(f"--out {str(path)!r} is the {flag} player's file: give another name")
     path.parent.mkdir(parents=True, exist_ok=True)  # before the training, not after it
     total = budget if budget is not None else int(60 * minutes)
     command = shlex.join(["mjsim", "train", *sys.argv[2:]])
@@ -143,6 +141,7 @@ def train_cmd(
                 hands=hands,
                 promote_hands=test_hands,
                 opponents=opponents,
+                start=begin,
             )
         except KeyboardInterrupt:
             raise Interrupted(
@@ -164,6 +163,24 @@ def train_cmd(
         f"{doc['training']['generations']} generations, {doc['training']['hands_played']:,} "
         f"hands; wrote {path}"
     )
+
+
+def player_to_start(rs, flag: str, name: str, any_options: bool = False):
+    """The parameters of the player ``name`` (``tuned`` or ``tuned:FILE``) a training starts
+    from, refused where one lies outside the box a training searches."""
+    from ..game.players import player_theta
+    from ..game.tuned import PARAMS
+
+    if name.partition(":")[0] != "tuned":
+        raise fail(f"{flag} takes tuned or tuned:FILE (a player file), got {name!r}")
+    theta = player_theta(rs, name, any_options)
+    outside = [p.name for p, v in zip(PARAMS, theta, strict=True) if not p.low <= v <= p.high]
+    if outside:
+        raise fail(
+            f"{flag} {name}: {', '.join(outside)} outside the range a training searches "
+            "(mjsim.game.tuned.PARAMS): it could not start from that player"
+        )
+    return theta
 
 
 def _is_player_file(path: Path) -> bool:

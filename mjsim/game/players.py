@@ -53,8 +53,9 @@ def player_document(rules: RuleSet, theta: np.ndarray, training: dict[str, Any])
     }
 
 
-def read_player(path: Path, rules: RuleSet) -> np.ndarray:
-    """The parameters of the player file ``path``, checked against ``rules``."""
+def read_player(path: Path, rules: RuleSet, any_options: bool = False) -> np.ndarray:
+    """The parameters of the player file ``path``, checked against ``rules`` (its rule set
+    only, with ``any_options``: a player to continue under changed options)."""
     from .tuned import PARAMS
 
     where = f"player file {path}"
@@ -71,7 +72,7 @@ def read_player(path: Path, rules: RuleSet) -> np.ndarray:
             f"{where} is a player of {doc.get('rules')!r}, not of {rules.id!r}; "
             f"train one: mjsim train --rules {rules.id}"
         )
-    if doc.get("options_hash") != rules.options_hash:
+    if doc.get("options_hash") != rules.options_hash and not any_options:
         theirs = doc.get("options") if isinstance(doc.get("options"), dict) else {}
         differ = sorted(k for k in rules.options if theirs.get(k) != rules.options[k])
         raise PlayerError(
@@ -88,9 +89,10 @@ def read_player(path: Path, rules: RuleSet) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def player_theta(rules: RuleSet, name: str) -> np.ndarray:
+def player_theta(rules: RuleSet, name: str, any_options: bool = False) -> np.ndarray:
     """The parameters of the line-up name ``tuned`` (the shipped player), ``tuned:FILE`` or
-    ``tuned:efficiency``."""
+    ``tuned:efficiency`` (a file of other options of the rule set too, with
+    ``any_options``)."""
     from .tuned import EFFICIENCY
 
     _, _, source = name.partition(":")
@@ -102,7 +104,7 @@ def player_theta(rules: RuleSet, name: str) -> np.ndarray:
             f"no tuned player is shipped for {rules.id}; train one: mjsim train --rules "
             f"{rules.id} --out FILE, then play tuned:FILE"
         )
-    return read_player(path, rules)
+    return read_player(path, rules, any_options)
 
 
 def theta_rows(rules: str | RuleSet, names: tuple[str, ...]) -> np.ndarray:

@@ -118,7 +118,9 @@ def adapt_markdown(result: dict[str, Any], chart: str) -> str:
         "",
         f"Four tuned seats play every hand. The baseline and each variant have their own "
         f"player, trained by `mjsim train` with seed {training['seed']} and "
-        f"{training['budget']:,} hands. Each effect is measured on the same "
+        f"{training['budget']:,} hands"
+        + (f", each continued from `{training['from']}`" if training.get("from") else "")
+        + f". Each effect is measured on the same "
         f"{unchanged['n_hands']:,} hands (seed {result['seed']}), paired hand by hand, with "
         "games as the independent units: **players unchanged** (the variant played by the "
         "baseline's player), **players adapted** (by its own) and **what the players "

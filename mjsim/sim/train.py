@@ -103,6 +103,8 @@ class Settings:
     promote_hands: int = PROMOTE_HANDS
     #: three fixed opponents' parameters (a training against them; None: the incumbents)
     opponents: tuple[float, ...] | None = None
+    #: the parameters the search and the incumbents start from (None: the efficiency point)
+    start: tuple[float, ...] | None = None
 
 
 def seat_payments(
@@ -220,8 +222,9 @@ def _new_search(settings: Settings):
 
 
 def _start(settings: Settings) -> list[float]:
-    """Where a training starts: the fixed opponents' point, else the efficiency point."""
-    return list(settings.opponents or EFFICIENCY)
+    """Where a training starts: the fixed opponents' point, else its start, else the
+    efficiency point."""
+    return list(settings.opponents or settings.start or EFFICIENCY)
 
 
 def _done(settings: Settings, state: State) -> bool:
@@ -245,6 +248,7 @@ def train(
     progress: Callable[[State, dict], None] | None = None,
     command: str | None = None,
     opponents: np.ndarray | None = None,
+    start: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Train a tuned player for ``rules`` and write its file ``out`` (with the checkpoint
     ``out.train`` beside it while it runs); return the file's document. ``hands`` (a
@@ -254,7 +258,9 @@ def train(
     parameters) the candidates play three fixed seats of that player instead of incumbents:
     the training starts from it, a promotion replaces only the player trained (it must gain
     on the last one against them), and the final gain is against them — how much one seat
-    re-trained against the player gains, how exploitable it is."""
+    re-trained against the player gains, how exploitable it is. With ``start`` (a player's
+    parameters) the search and the incumbents start from it: a player continued, under
+    changed rules say (:mod:`mjsim.stats.adapt`)."""
     rules = load_rules(rules)
     hands = hands or HANDS
     population = population or POPULATION
@@ -264,7 +270,10 @@ def train(
         raise ValueError("give a budget of hands (--budget) or of minutes (--minutes)")
     if (budget is not None and budget <= 0) or (minutes is not None and minutes <= 0):
         raise ValueError("the budget must be positive")
+    if opponents is not None and start is not None:
+        raise ValueError("a training against fixed opponents starts from them: give no start")
     fixed = None if opponents is None else tuple(float(v) for v in opponents)
+    begin = None if start is None else tuple(float(v) for v in start)
     settings = Settings(
         rules.id,
         rules.options_hash,
@@ -275,6 +284,7 @@ def train(
         population,
         promote_hands,
         fixed,
+        begin,
     )
     check = Path(f"{out}.train")
     state = _resume(check, settings) if resume else None

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -47,9 +48,14 @@ def players_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mjsim" / "players"
 
 
-def key_name(rules: RuleSet, seed: int, budget: int) -> str:
-    """The file name of the player of ``rules`` trained with ``seed`` and ``budget``."""
-    return f"{rules.id}-{rules.options_hash}-s{seed}-b{budget}.json"
+def key_name(rules: RuleSet, seed: int, budget: int, start: tuple | None = None) -> str:
+    """The file name of the player of ``rules`` trained with ``seed`` and ``budget`` (from
+    the parameters ``start``, where given)."""
+    tag = ""
+    if start is not None:
+        digest = hashlib.sha256(np.asarray(start, np.float64).tobytes()).hexdigest()
+        tag = f"-from-{digest[:12]}"
+    return f"{rules.id}-{rules.options_hash}-s{seed}-b{budget}{tag}.json"
 
 
 def player_for(
@@ -59,14 +65,17 @@ def player_for(
     folder: Path | None = None,
     progress: Callable[[Any, dict], None] | None = None,
     scheduler: Any = None,
+    start: tuple[tuple[float, ...], str] | None = None,
 ) -> tuple[tuple[float, ...], Path, bool]:
     """``(parameters, file, trained now)``: the player of ``rules`` kept in ``folder``
     (default :func:`players_folder`), trained there first if missing (an interrupted
     training resumes from its checkpoint; its games on ``scheduler``'s cluster where
-    given: the same player)."""
+    given: the same player); with ``start`` (parameters, and the line-up name they were
+    read from), continued from that player."""
     folder = Path(folder) if folder is not None else players_folder()
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / key_name(rules, seed, budget)
+    begin, label = start if start is not None else (None, None)
+    path = folder / key_name(rules, seed, budget, begin)
     fresh = not path.exists()
     if fresh:
         train(
@@ -78,7 +87,8 @@ def player_for(
             progress=progress,
             scheduler=scheduler,
             command=f"mjsim train --rules {rules.id}{_sets(rules)} --budget {budget} "
-            f"--seed {seed} (for compare --adapt)",
+            f"--seed {seed}{f' --from {label}' if label else ''} (for compare --adapt)",
+            start=None if begin is None else np.asarray(begin, np.float64),
         )
     return tuple(float(x) for x in read_player(path, rules)), path, fresh
 
@@ -99,13 +109,17 @@ def adapt_compare(
     scheduler: Any = None,
     progress: bool = True,
     on_training: Callable[[RuleSet], Callable[[Any, dict], None] | None] | None = None,
+    start: tuple[tuple[float, ...], str] | None = None,
 ) -> dict[str, Any]:
     """The three comparisons of the module on ``n`` hands of ``seed`` (each kept under
-    ``out`` where given: ``unchanged``, ``adapted``, ``change-<i>``), with the players used."""
+    ``out`` where given: ``unchanged``, ``adapted``, ``change-<i>``), with the players used.
+    With ``start`` (a player's parameters and name) every rule set's player, the
+    baseline's too, is that player trained on for ``budget`` hands under its rules: the
+    players then differ by what the rules taught them from one start."""
     players, files, trained = [], [], []
     for v in [baseline, *variants]:
         hook = on_training(v.rules) if on_training is not None else None
-        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook, scheduler)
+        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook, scheduler, start)
         players.append(p)
         files.append(str(path))
         trained.append(fresh)
@@ -123,9 +137,9 @@ def adapt_compare(
             progress=progress,
         )
 
-    start = baseline._replace(player=base)
-    unchanged = run("unchanged", start, [v._replace(player=base) for v in variants])
-    adapted = run("adapted", start, [v._replace(player=p) for v, p in zip(variants, players[1:])])
+    played = baseline._replace(player=base)
+    unchanged = run("unchanged", played, [v._replace(player=base) for v in variants])
+    adapted = run("adapted", played, [v._replace(player=p) for v, p in zip(variants, players[1:])])
     change = [
         run(
             f"change-{i}",
@@ -146,7 +160,11 @@ def adapt_compare(
             }
             for v, f, t, p in zip([baseline, *variants], files, trained, players)
         ],
-        "training": {"seed": train_seed, "budget": budget},
+        "training": {
+            "seed": train_seed,
+            "budget": budget,
+            "from": None if start is None else start[1],
+        },
         "unchanged": unchanged,
         "adapted": adapted,
         "change": change,
