@@ -14,8 +14,8 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
   :func:`mjsim.game.bots.wait_worth`) and what a winning tile pays on average
   (``wait_units``: ln(units ÷ live winning tiles) — the 宝 games' 边卡吊 ×2, the 财神
-  game's hard waits over soft ones, a big win's wait over a small one) decide; the first
-  kind among equals.
+  game's hard waits over soft ones, a big win's wait over a small one; nothing where its
+  wins pay no units) decide; the first kind among equals.
 - a pung or a chow: taken when the hand's score after it (its best discard's cost and big
   cost) plus ``claim_bias`` (plus ``claim_open`` on a closed hand's first meld) is below
   the score now — the pung weighed first, then the chows, as the bots do.
@@ -279,7 +279,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
             worth, n_live = B.wait_worth(G, S, W, s, counts)
             counts[d] += 1
             x -= th[WORTH] * math.log1p(worth)
-            if n_live > 0:
+            if th[WAIT_UNITS] != 0.0 and worth > 0:
                 x -= th[WAIT_UNITS] * math.log(worth / n_live)
         if x < top:
             top, choice = x, d
