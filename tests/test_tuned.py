@@ -165,6 +165,16 @@ def test_a_shipped_player_is_its_presets_and_says_how_it_was_made(path):
     assert theta.tolist() != list(EFFICIENCY)
 
 
+def test_the_shipped_changsha_player_plays_as_when_it_was_trained():
+    """The shipped changsha player (worth, danger, claims all weighed) against three
+    efficiency seats plays the records it played before later parameters joined the space
+    (wait_units, 2026-12-07): this digest of the payments was taken with the code of
+    02bfe67."""
+    rows = play_rows("changsha", 3, 0, 3000, "tuned,efficiency,efficiency,efficiency")
+    pays = rows[:, [columns("changsha").index(f"pay_{s}") for s in range(4)]]
+    assert hashlib.sha256(pays.astype(np.int64).tobytes()).hexdigest()[:16] == "f4266ea2beb343e3"
+
+
 def test_the_engine_compiles_beside_only_when_not_in_the_cache():
     """A report starts compiling the engine in a child process (compile_beside) only when
     numba's cache index lacks it; once played here, it is there, for each policy kind."""
