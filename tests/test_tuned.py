@@ -64,7 +64,7 @@ def test_efficiency_point_is_the_efficiency_bot_everywhere(rid):
 
 
 def test_parameters_change_the_play():
-    """Away from the efficiency point the tuned seat plays other hands: folding against
+    """Away from the efficiency point the tuned seats play other hands: folding against
     threats, chasing big wins, waiting on the tiles that pay more, refusing claims each
     change the records."""
     base = play_rows("changsha", 2, 0, 400, "tuned:efficiency")
@@ -76,7 +76,7 @@ def test_parameters_change_the_play():
         ("claim_bias", 1.5),
     ):
         theta = np.tile(np.array(EFFICIENCY), (4, 1))
-        theta[0, INDEX[name]] = value
+        theta[:, INDEX[name]] = value
         rows = play_rows("changsha", 2, 0, 400, "tuned", theta=theta)
         assert not np.array_equal(rows, base), name
         pays = rows[:, [columns("changsha").index(f"pay_{s}") for s in range(4)]]
