@@ -13,7 +13,7 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
   :func:`mjsim.game.bots.wait_worth`) and what a winning tile pays on average
-  (``wait_units``: ln(units ÷ live winning tiles) — the 宝 games' 边卡吊 ×2, the 财神
+  (``wait_units``: ln(worth ÷ live winning tiles) — the 宝 games' 边卡吊 ×2, the 财神
   game's hard waits over soft ones, a big win's wait over a small one; nothing where its
   wins pay no units) decide; the first kind among equals.
 - a pung or a chow: taken when the hand's score after it (its best discard's cost and big
