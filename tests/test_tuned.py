@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mjsim.game.config import playable_rules
+from mjsim.game.config import game_config, playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
 from mjsim.game.players import (
     SHIPPED,
@@ -27,6 +27,7 @@ from mjsim.game.players import (
     read_player,
     theta_rows,
 )
+from mjsim.game.scoring import caishen
 from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
 from mjsim.rules import load_rules
 
@@ -81,6 +82,25 @@ def test_parameters_change_the_play():
         assert not np.array_equal(rows, base), name
         pays = rows[:, [columns("changsha").index(f"pay_{s}") for s in range(4)]]
         assert (pays.sum(axis=1) == 0).all()
+
+
+def test_the_caishen_player_may_chase_what_the_value_bot_does_not_see():
+    """The 财神 game's 碰碰胡 and 清一色 pay 双翻 like 八对 but are no big-win family of the
+    value bot: the tuned player weighs them too (``GameRules.chase``). Four seats weighing
+    ``big`` win them on 800 hands where four value bots win none; every other model's
+    tuned player weighs the value bot's families alone."""
+    for rules in playable_rules():
+        g = game_config(rules).base_arrays
+        extra = g.chase[g.big.size :]
+        assert np.array_equal(g.chase[: g.big.size], g.big)
+        assert extra.any() == (rules.game_spec["scoring"] == "caishen"), rules.id
+    theta = np.tile(np.array(EFFICIENCY), (4, 1))
+    theta[:, INDEX["big"]] = 1.0
+    wanted = (1 << caishen.T_PENGPENG) | (1 << caishen.T_QINGYISE)
+    at = [columns("caishen16").index(f"patterns_{s}") for s in range(4)]
+    chased = play_rows("caishen16", 2, 0, 800, "tuned", theta=theta)[:, at]
+    plain = play_rows("caishen16", 2, 0, 800, "value")[:, at]
+    assert (plain & wanted).sum() == 0 and ((chased & wanted) != 0).sum() >= 3
 
 
 def test_claims_refused_by_a_high_bias():

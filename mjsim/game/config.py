@@ -73,6 +73,8 @@ GameRules = namedtuple(
         # then auxiliary ones
         "roles",  # int64[F]: each family's role in the scoring model
         "big",  # bool[cfg[N_SCORING]]: big-win families (the value bot aims at them)
+        "chase",  # bool[C >= cfg[N_SCORING]]: the families the tuned player weighs as big
+        # wins: ``big``, then auxiliary ones (the model's CHASE_ROLES) up to the last
         "kind_mask",  # bool[34]: kinds of the rule set
         "honour_mask",  # bool[7]
         "tables",  # the shanten kernel's tables, as one pointer (kernels.arrayref:
@@ -237,6 +239,8 @@ def game_config(rules: RuleSet | str) -> GameConfig:
     aux = scoring.aux_families(rules)
     roles, big = scoring.roles(rules)
     aux_roles = scoring.aux_roles(rules)
+    chased = np.isin(aux_roles, scoring.CHASE_ROLES)
+    chase = np.concatenate([big, chased[: chased.nonzero()[0].max(initial=-1) + 1]])
     families = np.concatenate([comp.families, aux]) if len(aux) else comp.families
     sources = scoring.SOURCES
     if len(sources) > MAX_SOURCES:
@@ -297,6 +301,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         families,
         np.concatenate([roles, aux_roles]),
         big,
+        chase,
         comp.kind_mask,
         comp.honour_mask,
         array_ref(comp.tables),

@@ -4,7 +4,9 @@ A ``tuned`` seat scores each option by a parameter vector (:data:`PARAMS`, one r
 seat in :class:`TunedPolicy`) over features of the hand it leaves:
 
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
-  value bot's ``min(cost, big − 1)``; ``big``), and how many threatening opponents have not
+  value bot's ``min(cost, big − 1)``; ``big``; the model's big-win families and those it
+  adds for this player alone, ``GameRules.chase``: the 财神 game's 碰碰胡 and 清一色
+  beside 八对), and how many threatening opponents have not
   discarded the kind — declared or locked (``danger_declared``), showing three melds or
   one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
   (``danger_late``: times the square of the share of the hand's draws made, so a fold
@@ -50,9 +52,8 @@ from ..kernels.shanten import MELD_CHOW, MELD_PUNG
 from ..tables.suits import INF
 from . import bots as B
 from . import record as R
-from . import values as V
 from .decisions import claim_options, may_pass_win, take_for_meld
-from .evaluation import cost, kernel_trials
+from .evaluation import cost, evaluate, kernel_trials
 from .policy import register
 from .state import (
     CLAIM_DECLINE,
@@ -198,7 +199,7 @@ def discard(P, G, S, W, bots, s):
         declared, melds = _threats(G, S, s)
         late = np.int64(15 & ~(1 << s) & ~declared & ~melds)
         w_late *= _late(G, S)
-    fams, n_eval = (G.families, G.cfg[V.N_SCORING]) if big else (W.close[:], n_fams)
+    fams, n_eval = (G.families, G.chase.size) if big else (W.close[:], n_fams)
     n = B.discard_candidates(G, S, W, s, counts)
     kernel_trials(
         G,
@@ -209,7 +210,7 @@ def discard(P, G, S, W, bots, s):
         fams[:n_eval],
         wild_mask(S, s),
         W.caps[:],
-        G.big if big else G.big[:0],
+        G.chase if big else G.chase[:0],
         np.int64(n),
         np.int64(1),
         np.int64(0),
@@ -287,10 +288,23 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
 
 
 @njit_borrowed
+def _chase_cost(G, S, W, s, counts):
+    """``(cost, big)`` of seat ``s``'s ``counts``: the hand's cost and the lowest cost of
+    the families the tuned player weighs as big wins (``G.chase``: the big-win families,
+    then the auxiliary ones of the model's ``CHASE_ROLES``, each a narrower shape of a
+    scoring family, so the cost over them all is the hand's)."""
+    c = evaluate(G, S, W, s, counts, G.families, G.chase.size)
+    b = INF
+    for f in range(G.chase.size):
+        if G.chase[f] and W.per_family[f] < b:
+            b = W.per_family[f]
+    return c, b
+
+
+@njit_borrowed
 def _big_now(G, S, W, s):
     """The big-win families' lowest cost of seat ``s``'s tiles as they are."""
-    cost(G, S, W, s, S.concealed[s])
-    return B.big_cost(G, W)
+    return _chase_cost(G, S, W, s, S.concealed[s])[1]
 
 
 @njit_borrowed
@@ -299,8 +313,7 @@ def _after_meld(G, S, W, s, th, cur, t, first, mtype):
     best discard: that discard leaves each family's cost as it is, at least 1."""
     take_for_meld(S, s, t, first, mtype, np.int64(-1))
     add_meld(G, S, s, first, mtype, cur)
-    c = cost(G, S, W, s, S.concealed[s])
-    b = B.big_cost(G, W)
+    c, b = _chase_cost(G, S, W, s, S.concealed[s])
     pop_meld(G, S, s)
     take_for_meld(S, s, t, first, mtype, np.int64(1))
     return _score(th, c if c > 1 else 1, b if b > 1 else 1)

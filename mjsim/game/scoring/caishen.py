@@ -89,9 +89,13 @@ PATTERNS = (
 )
 PATTERNS_TITLE = "types and multipliers (牌型与倍数)"
 
-#: roles of the scoring families, by form; the all-pungs family is auxiliary (碰碰胡)
-ROLE_OF_FORM = {"standard": 0, "eight_pairs": 1, "all_pungs": 2}
-R_STANDARD, R_PAIRS, R_PUNGS = range(3)
+#: roles of the scoring families, by form; the all-pungs (碰碰胡) and one-suit (清一色)
+#: families are auxiliary
+ROLE_OF_FORM = {"standard": 0, "eight_pairs": 1, "all_pungs": 2, "one_suit": 3}
+R_STANDARD, R_PAIRS, R_PUNGS, R_ONE_SUIT = range(4)
+#: the auxiliary families the tuned player weighs as big wins beside 八对: both pay 双翻,
+#: and each is a standard hand of a narrower shape, so its cost is never the hand's
+CHASE_ROLES = (R_PUNGS, R_ONE_SUIT)
 
 #: the model's values: name -> (choices, or type, default); the preset's [game] sets them
 PARAMS = {
@@ -232,13 +236,17 @@ def roles(rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def aux_families(rules) -> np.ndarray:
-    """The all-pungs family (碰碰胡), evaluated beside the scoring ones."""
-    return np.array([[K.ALL_PUNGS, K.PAIR_ANY, 0, 0, 0, 0]], dtype=np.int64)
+    """The all-pungs (碰碰胡) and one-suit (清一色) families, evaluated beside the scoring
+    ones."""
+    return np.array(
+        [[K.ALL_PUNGS, K.PAIR_ANY, 0, 0, 0, 0], [K.ONE_SUIT, K.PAIR_ANY, 0, 0, 0, 0]],
+        dtype=np.int64,
+    )
 
 
 def aux_roles(rules) -> np.ndarray:
     """The roles of :func:`aux_families`."""
-    return np.array([R_PUNGS], dtype=np.int64)
+    return np.array([R_PUNGS, R_ONE_SUIT], dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- the hand

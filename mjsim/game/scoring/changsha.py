@@ -217,6 +217,10 @@ def aux_families(rules) -> np.ndarray:
     return np.array([[K.STANDARD, K.PAIR_ANY, 0, 0, 0, 0]], dtype=np.int64)
 
 
+#: roles of the auxiliary families the tuned player also weighs as big wins (none)
+CHASE_ROLES: tuple[int, ...] = ()
+
+
 def aux_roles(rules) -> np.ndarray:
     """The roles of :func:`aux_families`."""
     return np.full(len(aux_families(rules)), R_STD_ANY, dtype=np.int64)

@@ -63,6 +63,10 @@ def aux_families(rules) -> np.ndarray:
     return np.zeros((0, 6), dtype=np.int64)
 
 
+#: roles of the auxiliary families the tuned player also weighs as big wins (none)
+CHASE_ROLES: tuple[int, ...] = ()
+
+
 def aux_roles(rules) -> np.ndarray:
     """The roles of :func:`aux_families` (none)."""
     return np.zeros(0, dtype=np.int64)
