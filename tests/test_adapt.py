@@ -9,6 +9,8 @@ that the three comparisons pair what they say they pair.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -85,6 +87,23 @@ def test_cli_adapt_refuses_what_it_cannot_do():
         assert out.exit_code == 2, out.output
         lines = [x for x in out.output.splitlines() if x.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:") and "--adapt" in lines[0]
+    for extra in (["--adapt-hands", "2000"], ["--adapt-test-hands", "12000"]):
+        out = runner.invoke(app, ["compare", "--variant", "cs_birds=0", *extra])
+        assert out.exit_code == 2, out.output
+        lines = [x for x in out.output.splitlines() if x.strip()]
+        assert len(lines) == 1 and extra[0] in lines[0] and "give --adapt" in lines[0]
+
+
+def test_training_sizes_are_part_of_a_players_name(tmp_path, small_training):
+    """``hands`` and ``test_hands`` reach the training (its file's settings and command)
+    and the player's name: a player of other sizes is another file."""
+    rules = load_rules("changsha", cs_birds=0)
+    _, path, _ = player_for(rules, seed=3, budget=100, folder=tmp_path, hands=16, test_hands=24)
+    assert path.name == key_name(rules, 3, 100, hands=16, test_hands=24) != key_name(rules, 3, 100)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["training"]["settings"]["hands"] == 16
+    assert doc["training"]["settings"]["promote_hands"] == 24
+    assert "--hands 16 --test-hands 24" in doc["training"]["command"]
 
 
 def test_every_player_continues_from_one_start(tmp_path, small_training):

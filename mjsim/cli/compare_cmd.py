@@ -157,6 +157,21 @@ def compare_cmd(
         1_000_000, "--adapt-budget", min=1000, max=MAX_COUNT, help="Hands a player trains for."
     ),
     adapt_seed: int = typer.Option(1, "--adapt-seed", min=0, help="The players' training seed."),
+    adapt_hands: int | None = typer.Option(
+        None,
+        "--adapt-hands",
+        min=16,
+        max=MAX_COUNT,
+        help="Hands a candidate plays in each seating each generation of a player's "
+        "training (train --hands).",
+    ),
+    adapt_test_hands: int | None = typer.Option(
+        None,
+        "--adapt-test-hands",
+        min=16,
+        max=MAX_COUNT,
+        help="Hands (each seating) of a training's test for promotion (train --test-hands).",
+    ),
     adapt_from: str | None = typer.Option(
         None,
         "--adapt-from",
@@ -190,6 +205,11 @@ def compare_cmd(
         raise RulesError("give at least one --variant 'name: option=value' or a --sweep")
     lineup = with_rollouts(bots, search_rollouts)
     progress = not (quiet or json)
+    given = {"--adapt-hands": adapt_hands, "--adapt-test-hands": adapt_test_hands}
+    given["--adapt-from"] = adapt_from
+    if not adapt and any(v is not None for v in given.values()):
+        flag = next(k for k, v in given.items() if v is not None)
+        raise fail(f"{flag} sets how --adapt trains its players: give --adapt too")
     if adapt:
         if bots != "efficiency" or search_rollouts is not None:
             raise fail("--adapt plays four tuned seats: leave out --bots and --search-rollouts")
@@ -203,7 +223,8 @@ def compare_cmd(
 
             theta = player_to_start(base, "--adapt-from", adapt_from, any_options=True)
             start = (tuple(float(x) for x in theta), adapt_from)
-        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out, start)
+        sizes = (adapt_hands, adapt_test_hands)
+        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out, start, sizes)
         kept: dict[str, Any] = {}
         if out is not None:
             write_resumable(out, lambda: kept.update(r=_adapted(*args, scheduler, progress)))
@@ -262,7 +283,7 @@ def compare_cmd(
 
 
 def _adapted(
-    baseline, variants, n, seed, train_seed, budget, players, out, start, scheduler, progress
+    baseline, variants, n, seed, train_seed, budget, players, out, start, sizes, scheduler, progress
 ) -> dict[str, Any]:
     """``compare --adapt``'s run (:func:`mjsim.stats.adapt.adapt_compare`), with a bar for
     each player trained."""
@@ -299,6 +320,8 @@ def _adapted(
             progress=progress,
             on_training=on_training,
             start=start,
+            hands=sizes[0],
+            test_hands=sizes[1],
         )
 
 

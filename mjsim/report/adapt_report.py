@@ -119,6 +119,11 @@ def adapt_markdown(result: dict[str, Any], chart: str) -> str:
         f"Four tuned seats play every hand. The baseline and each variant have their own "
         f"player, trained by `mjsim train` with seed {training['seed']} and "
         f"{training['budget']:,} hands"
+        + "".join(
+            f" ({flag} {training[key]:,})"
+            for key, flag in (("hands", "--hands"), ("test_hands", "--test-hands"))
+            if training.get(key)
+        )
         + (f", each continued from `{training['from']}`" if training.get("from") else "")
         + f". Each effect is measured on the same "
         f"{unchanged['n_hands']:,} hands (seed {result['seed']}), paired hand by hand, with "

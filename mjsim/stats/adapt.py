@@ -48,13 +48,27 @@ def players_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mjsim" / "players"
 
 
-def key_name(rules: RuleSet, seed: int, budget: int, start: tuple | None = None) -> str:
+def key_name(
+    rules: RuleSet,
+    seed: int,
+    budget: int,
+    start: tuple | None = None,
+    hands: int | None = None,
+    test_hands: int | None = None,
+) -> str:
     """The file name of the player of ``rules`` trained with ``seed`` and ``budget`` (from
-    the parameters ``start``, where given)."""
-    tag = ""
+    the parameters ``start``, and with a candidate's ``hands`` and a promotion test's
+    ``test_hands`` a seating, where given).
+
+    >>> from mjsim.rules import load_rules
+    >>> key_name(load_rules("generic"), 1, 1000, hands=2000, test_hands=12000)[-27:]
+    '-s1-b1000-h2000-t12000.json'
+    """
+    tag = "" if hands is None else f"-h{hands}"
+    tag += "" if test_hands is None else f"-t{test_hands}"
     if start is not None:
         digest = hashlib.sha256(np.asarray(start, np.float64).tobytes()).hexdigest()
-        tag = f"-from-{digest[:12]}"
+        tag += f"-from-{digest[:12]}"
     return f"{rules.id}-{rules.options_hash}-s{seed}-b{budget}{tag}.json"
 
 
@@ -66,18 +80,23 @@ def player_for(
     progress: Callable[[Any, dict], None] | None = None,
     scheduler: Any = None,
     start: tuple[tuple[float, ...], str] | None = None,
+    hands: int | None = None,
+    test_hands: int | None = None,
 ) -> tuple[tuple[float, ...], Path, bool]:
     """``(parameters, file, trained now)``: the player of ``rules`` kept in ``folder``
     (default :func:`players_folder`), trained there first if missing (an interrupted
     training resumes from its checkpoint; its games on ``scheduler``'s cluster where
     given: the same player); with ``start`` (parameters, and the line-up name they were
-    read from), continued from that player."""
+    read from), continued from that player; ``hands`` and ``test_hands`` are the
+    training's ``--hands`` and ``--test-hands`` (its defaults where not given)."""
     folder = Path(folder) if folder is not None else players_folder()
     folder.mkdir(parents=True, exist_ok=True)
     begin, label = start if start is not None else (None, None)
-    path = folder / key_name(rules, seed, budget, begin)
+    path = folder / key_name(rules, seed, budget, begin, hands, test_hands)
     fresh = not path.exists()
     if fresh:
+        sizes = "" if hands is None else f" --hands {hands}"
+        sizes += "" if test_hands is None else f" --test-hands {test_hands}"
         train(
             rules,
             path,
@@ -86,8 +105,10 @@ def player_for(
             resume=Path(f"{path}.train").exists(),
             progress=progress,
             scheduler=scheduler,
+            hands=hands,
+            promote_hands=test_hands,
             command=f"mjsim train --rules {rules.id}{_sets(rules)} --budget {budget} "
-            f"--seed {seed}{f' --from {label}' if label else ''} (for compare --adapt)",
+            f"--seed {seed}{sizes}{f' --from {label}' if label else ''} (for compare --adapt)",
             start=None if begin is None else np.asarray(begin, np.float64),
         )
     return tuple(float(x) for x in read_player(path, rules)), path, fresh
@@ -110,16 +131,21 @@ def adapt_compare(
     progress: bool = True,
     on_training: Callable[[RuleSet], Callable[[Any, dict], None] | None] | None = None,
     start: tuple[tuple[float, ...], str] | None = None,
+    hands: int | None = None,
+    test_hands: int | None = None,
 ) -> dict[str, Any]:
     """The three comparisons of the module on ``n`` hands of ``seed`` (each kept under
     ``out`` where given: ``unchanged``, ``adapted``, ``change-<i>``), with the players used.
     With ``start`` (a player's parameters and name) every rule set's player, the
     baseline's too, is that player trained on for ``budget`` hands under its rules: the
-    players then differ by what the rules taught them from one start."""
+    players then differ by what the rules taught them from one start. ``hands`` and
+    ``test_hands``: each training's sizes (:func:`player_for`)."""
     players, files, trained = [], [], []
     for v in [baseline, *variants]:
         hook = on_training(v.rules) if on_training is not None else None
-        p, path, fresh = player_for(v.rules, train_seed, budget, folder, hook, scheduler, start)
+        p, path, fresh = player_for(
+            v.rules, train_seed, budget, folder, hook, scheduler, start, hands, test_hands
+        )
         players.append(p)
         files.append(str(path))
         trained.append(fresh)
@@ -163,6 +189,8 @@ def adapt_compare(
         "training": {
             "seed": train_seed,
             "budget": budget,
+            "hands": hands,
+            "test_hands": test_hands,
             "from": None if start is None else start[1],
         },
         "unchanged": unchanged,
