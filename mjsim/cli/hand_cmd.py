@@ -9,7 +9,6 @@ from ..decomposition import decompose
 from ..efficiency import ukeire, waits
 from ..evaluate import shanten
 from ..kernels import shanten as K
-from ..kernels import waits as W
 from ..notation import parse_hand, to_chinese, to_compact
 from ..progress import compile_notice
 from ..tiles import zh_name
@@ -91,7 +90,7 @@ def waits_cmd(
     """The winning tiles (听牌) of a ready 13-tile hand, with live copies left."""
     rs = rules_from(rules, settings)
     parsed = parse_hand(hand, rs)
-    with compile_notice(W.waits_many, "the waits kernel", WAITS_SECONDS):
+    with compile_notice(None, "the waits kernel", WAITS_SECONDS):
         found = waits(parsed, rs, visible=visible, form=form, wild=wild)
     if json:
         emit_json(
@@ -129,7 +128,7 @@ def ukeire_cmd(
     """For each discard of a 14-tile hand: shanten after it and the tiles that improve it."""
     rs = rules_from(rules, settings)
     parsed = parse_hand(hand, rs)
-    with compile_notice(W.ukeire_many, "the tile-efficiency kernel", WAITS_SECONDS):
+    with compile_notice(None, "the tile-efficiency kernel", WAITS_SECONDS):
         options = ukeire(parsed, rs, visible=visible, form=form, wild=wild)
     if json:
         emit_json(

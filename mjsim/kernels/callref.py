@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from numba import types
+from numba import typeof, types
 from numba.core import cgutils
+from numba.core.typing import signature
 from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
 
@@ -71,3 +72,15 @@ def caller(signature_of: Callable[[tuple], Signature]):
         return sig.return_type(address, args), codegen
 
     return call
+
+
+def address_for(dispatcher, values: tuple) -> int:
+    """:func:`address_of` ``dispatcher``'s code for the types of ``values``: the one
+    :data:`call_as_given` calls on values of those types."""
+    return address_of(dispatcher, tuple(typeof(v) for v in values))
+
+
+#: ``call(address, args)`` of a function that returns nothing, compiled for exactly the
+#: types of ``args`` (:func:`address_for`): a batch kernel's rows, called by its parallel
+#: driver, which then holds none of their code
+call_as_given = caller(lambda args: signature(types.none, *args))

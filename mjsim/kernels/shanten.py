@@ -25,6 +25,7 @@ from ..tables.flagged_merged import FlagTables
 from ..tables.merged import ID_BITS, ID_MASK, STATS_SHIFT
 from ..tables.suits import INF, MAX_MELDS, N_COLS, N_PAIR
 from . import constrained
+from .callref import address_for, call_as_given
 from .jit import njit_borrowed, njit_counted
 
 # family forms (column 0 of a family row)
@@ -799,7 +800,6 @@ def _shanten_rows(
             per[i, f] = IMPOSSIBLE if per_family[f] >= INF else per_family[f] - 1
 
 
-@njit(cache=True, parallel=True)
 def shanten_many(
     hands,
     n_melds,
@@ -819,8 +819,35 @@ def shanten_many(
 
     ``n_melds``, ``meld_flags`` and ``void`` hold one value per row, or one for all rows.
     With ``hand_size`` > 0 a row failing :func:`row_ok` gets :data:`BAD_ROW` instead.
-    Rows are taken in chunks so that each thread allocates its work buffers once.
+    Rows are taken in chunks so that each thread allocates its work buffers once; the
+    threads call the rows' code at its address (:mod:`mjsim.kernels.callref`), so the
+    parallel driver is compiled without a copy of the kernel.
     """
+    args = (hands, n_melds, meld_flags, void, families, melds, kind_mask, honour_mask)
+    args += (wild_mask, tabs, hand_size)
+    out, per = np.empty(0, np.int8), np.empty((0, 0), np.int8)
+    caps = np.empty(34, np.int64)
+    at = address_for(_shanten_rows, (0, 0, *args, caps, *make_scratch(), out, per))
+    return _shanten_driver(at, *args, by_family)
+
+
+@njit(cache=True, parallel=True)
+def _shanten_driver(
+    rows_at,
+    hands,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+    hand_size,
+    by_family,
+):
+    """:func:`shanten_many` on its threads, each chunk of rows by the code at ``rows_at``."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int8)
     per = np.empty((n, families.shape[0] if by_family else 0), dtype=np.int8)
@@ -828,27 +855,30 @@ def shanten_many(
     for chunk in prange(n_chunks):
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.full(34, 4, dtype=np.int64)  # a batch knows no meld kinds: no caps
-        _shanten_rows(
-            chunk * CHUNK,
-            min(n, (chunk + 1) * CHUNK),
-            hands,
-            n_melds,
-            meld_flags,
-            void,
-            families,
-            melds,
-            kind_mask,
-            honour_mask,
-            wild_mask,
-            tabs,
-            hand_size,
-            caps,
-            rows,
-            left,
-            right,
-            cwork,
-            per_family,
-            out,
-            per,
+        call_as_given(
+            rows_at,
+            (
+                np.int64(chunk * CHUNK),
+                np.int64(min(n, (chunk + 1) * CHUNK)),
+                hands,
+                n_melds,
+                meld_flags,
+                void,
+                families,
+                melds,
+                kind_mask,
+                honour_mask,
+                wild_mask,
+                tabs,
+                hand_size,
+                caps,
+                rows,
+                left,
+                right,
+                cwork,
+                per_family,
+                out,
+                per,
+            ),
         )
     return out, per

@@ -12,8 +12,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..tables.suits import INF
+from .callref import address_for, call_as_given
 from .jit import njit_borrowed
-from .shanten import hand_cost_inline, make_scratch_jit
+from .shanten import hand_cost_inline, make_scratch, make_scratch_jit
 
 CHUNK = 1024
 
@@ -88,7 +89,6 @@ def _waits_rows(
             out[i, t] = cost == 0
 
 
-@njit(cache=True, parallel=True)
 def waits_many(
     hands,
     owned,
@@ -102,7 +102,32 @@ def waits_many(
     wild_mask,
     tabs,
 ):
-    """bool[N, 34]: the winning kinds of each 13-tile row (``owned``: own copies incl. melds)."""
+    """bool[N, 34]: the winning kinds of each 13-tile row (``owned``: own copies incl. melds);
+    the threads call the rows' code at its address (:mod:`mjsim.kernels.callref`)."""
+    args = (hands, owned, n_melds, meld_flags, void, families, melds, kind_mask)
+    args += (honour_mask, wild_mask, tabs)
+    caps, work = np.empty(34, np.int64), np.empty(34, np.uint8)
+    out = np.empty((0, 34), np.bool_)
+    at = address_for(_waits_rows, (0, 0, *args, caps, work, *make_scratch(), out))
+    return _waits_driver(at, *args)
+
+
+@njit(cache=True, parallel=True)
+def _waits_driver(
+    rows_at,
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+):
+    """:func:`waits_many` on its threads, each chunk of rows by the code at ``rows_at``."""
     n = hands.shape[0]
     out = np.zeros((n, 34), dtype=np.bool_)
     n_chunks = (n + CHUNK - 1) // CHUNK
@@ -110,28 +135,31 @@ def waits_many(
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        _waits_rows(
-            chunk * CHUNK,
-            min(n, (chunk + 1) * CHUNK),
-            hands,
-            owned,
-            n_melds,
-            meld_flags,
-            void,
-            families,
-            melds,
-            kind_mask,
-            honour_mask,
-            wild_mask,
-            tabs,
-            caps,
-            work,
-            rows,
-            left,
-            right,
-            cwork,
-            per_family,
-            out,
+        call_as_given(
+            rows_at,
+            (
+                np.int64(chunk * CHUNK),
+                np.int64(min(n, (chunk + 1) * CHUNK)),
+                hands,
+                owned,
+                n_melds,
+                meld_flags,
+                void,
+                families,
+                melds,
+                kind_mask,
+                honour_mask,
+                wild_mask,
+                tabs,
+                caps,
+                work,
+                rows,
+                left,
+                right,
+                cwork,
+                per_family,
+                out,
+            ),
         )
     return out
 
@@ -205,7 +233,6 @@ def _ukeire_rows(
             work[d] += 1
 
 
-@njit(cache=True, parallel=True)
 def ukeire_many(
     hands,
     owned,
@@ -220,7 +247,32 @@ def ukeire_many(
     tabs,
 ):
     """For each 14-tile row and each discard kind: the cost after the discard (int64[N, 34],
-    ``INF`` where the kind is not held) and the improving kinds (bool[N, 34, 34])."""
+    ``INF`` where the kind is not held) and the improving kinds (bool[N, 34, 34]); the
+    threads call the rows' code at its address (:mod:`mjsim.kernels.callref`)."""
+    args = (hands, owned, n_melds, meld_flags, void, families, melds, kind_mask)
+    args += (honour_mask, wild_mask, tabs)
+    caps, work = np.empty(34, np.int64), np.empty(34, np.uint8)
+    after, improves = np.empty((0, 34), np.int64), np.empty((0, 34, 34), np.bool_)
+    at = address_for(_ukeire_rows, (0, 0, *args, caps, work, *make_scratch(), after, improves))
+    return _ukeire_driver(at, *args)
+
+
+@njit(cache=True, parallel=True)
+def _ukeire_driver(
+    rows_at,
+    hands,
+    owned,
+    n_melds,
+    meld_flags,
+    void,
+    families,
+    melds,
+    kind_mask,
+    honour_mask,
+    wild_mask,
+    tabs,
+):
+    """:func:`ukeire_many` on its threads, each chunk of rows by the code at ``rows_at``."""
     n = hands.shape[0]
     after = np.full((n, 34), INF, dtype=np.int64)
     improves = np.zeros((n, 34, 34), dtype=np.bool_)
@@ -229,28 +281,31 @@ def ukeire_many(
         rows, left, right, cwork, per_family = make_scratch_jit()
         caps = np.empty(34, dtype=np.int64)
         work = np.empty(34, dtype=np.uint8)
-        _ukeire_rows(
-            chunk * CHUNK,
-            min(n, (chunk + 1) * CHUNK),
-            hands,
-            owned,
-            n_melds,
-            meld_flags,
-            void,
-            families,
-            melds,
-            kind_mask,
-            honour_mask,
-            wild_mask,
-            tabs,
-            caps,
-            work,
-            rows,
-            left,
-            right,
-            cwork,
-            per_family,
-            after,
-            improves,
+        call_as_given(
+            rows_at,
+            (
+                np.int64(chunk * CHUNK),
+                np.int64(min(n, (chunk + 1) * CHUNK)),
+                hands,
+                owned,
+                n_melds,
+                meld_flags,
+                void,
+                families,
+                melds,
+                kind_mask,
+                honour_mask,
+                wild_mask,
+                tabs,
+                caps,
+                work,
+                rows,
+                left,
+                right,
+                cwork,
+                per_family,
+                after,
+                improves,
+            ),
         )
     return after, improves
