@@ -113,17 +113,18 @@ def adapt_markdown(result: dict[str, Any], chart: str) -> str:
     """The report as Markdown, ``chart`` the chart's file name."""
     unchanged = result["unchanged"]
     training = result["training"]
+    sizes = " ".join(
+        f"{flag} {training[key]}"
+        for key, flag in (("hands", "--hands"), ("test_hands", "--test-hands"))
+        if training.get(key)
+    )
     lines = [
         f"# Rule changes after the players adapt — {result['rules']}",
         "",
         f"Four tuned seats play every hand. The baseline and each variant have their own "
         f"player, trained by `mjsim train` with seed {training['seed']} and "
         f"{training['budget']:,} hands"
-        + "".join(
-            f" ({flag} {training[key]:,})"
-            for key, flag in (("hands", "--hands"), ("test_hands", "--test-hands"))
-            if training.get(key)
-        )
+        + (f" (`{sizes}`)" if sizes else "")
         + (f", each continued from `{training['from']}`" if training.get("from") else "")
         + f". Each effect is measured on the same "
         f"{unchanged['n_hands']:,} hands (seed {result['seed']}), paired hand by hand, with "
