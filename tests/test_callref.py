@@ -13,7 +13,7 @@ import pytest
 from numba import njit, types
 from numba.core.errors import TypingError
 
-from mjsim.kernels.callref import address_of, caller
+from mjsim.kernels.callref import address_for, address_of, call_as_given, caller
 
 ARGS = (types.int64, types.Array(types.int64, 1, "C"))
 
@@ -54,6 +54,29 @@ def test_arguments_that_cannot_be_cast_fail_typing():
         bad(address_of(_weighted, ARGS))
 
 
+@njit
+def _fill(xs, value):
+    for i in range(xs.size):
+        xs[i] = value
+
+
+@njit
+def _fill_by(at, xs, value):
+    call_as_given(at, (xs, value))
+
+
+def test_an_address_for_values_is_the_code_of_their_types():
+    """``address_for``: the code of the values' types, found once (the same address for
+    other values of the same types), another for other types; ``call_as_given`` runs it."""
+    xs = np.zeros(3, np.int64)
+    at = address_for(_fill, (xs, 0))
+    assert at == address_for(_fill, (np.ones(5, np.int64), 7))
+    assert at == address_of(_fill, (types.Array(types.int64, 1, "C"), types.int64))
+    assert address_for(_fill, (np.zeros(3), 0.5)) != at
+    _fill_by(at, xs, 4)
+    assert xs.tolist() == [4, 4, 4]
+
+
 def test_a_cached_caller_runs_in_a_new_process(tmp_path):
     """The caller's code holds no address (numba caches it) and reads its callee's address
     at run time: loaded from the cache in a second process, where the callee's code is
@@ -62,7 +85,7 @@ def test_a_cached_caller_runs_in_a_new_process(tmp_path):
         textwrap.dedent("""
         import numpy as np
         from numba import njit, types
-        from mjsim.kernels.callref import address_of, caller
+        from mjsim.kernels.callref import address_for, address_of, call_as_given, caller
         ARGS = (types.int64, types.Array(types.int64, 1, "C"))
         @njit(cache=True)
         def weighted(k, xs):

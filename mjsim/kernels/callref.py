@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from numba import typeof, types
+from numba._dispatcher import compute_fingerprint
 from numba.core import cgutils
 from numba.core.typing import signature
 from numba.core.typing.templates import Signature
@@ -74,10 +75,20 @@ def caller(signature_of: Callable[[tuple], Signature]):
     return call
 
 
+#: addresses found by :func:`address_for`, by dispatcher and the values' type fingerprints
+_ADDRESSES: dict[tuple, int] = {}
+
+
 def address_for(dispatcher, values: tuple) -> int:
     """:func:`address_of` ``dispatcher``'s code for the types of ``values``: the one
-    :data:`call_as_given` calls on values of those types."""
-    return address_of(dispatcher, tuple(typeof(v) for v in values))
+    :data:`call_as_given` calls on values of those types. Kept by the values' type
+    fingerprints (numba's dispatcher's own key: microseconds, where typing a record and
+    finding the code take milliseconds), so a one-hand call pays for it once a process."""
+    key = (dispatcher, tuple(compute_fingerprint(v) for v in values))
+    at = _ADDRESSES.get(key)
+    if at is None:
+        at = _ADDRESSES[key] = address_of(dispatcher, tuple(typeof(v) for v in values))
+    return at
 
 
 #: ``call(address, args)`` of a function that returns nothing, compiled for exactly the
