@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
 from mjsim.game.players import (
@@ -101,6 +102,26 @@ def test_the_caishen_player_may_chase_what_the_value_bot_does_not_see():
     chased = play_rows("caishen16", 2, 0, 800, "tuned", theta=theta)[:, at]
     plain = play_rows("caishen16", 2, 0, 800, "value")[:, at]
     assert (plain & wanted).sum() == 0 and ((chased & wanted) != 0).sum() >= 3
+
+
+def test_danger_is_weighed_by_what_a_deal_in_costs():
+    """The danger weights count as far as a deal-in costs its discarder more than another
+    seat's win (the engine value ``deal_in``): where every loser pays a discarded win
+    alike (changsha's ``cs_ron_payers = all``, the 财神 game) a player with them plays the
+    hands of one without them; where the discarder pays alone they change the play."""
+    at = V.cfg_index("deal_in")
+    shares = {r.id: int(game_config(r).cfg[at]) for r in playable_rules()}
+    assert shares["changsha"] == shares["shanghai_qhp"] == shares["generic"] == 256
+    assert shares["caishen16"] == 0 and shares["hongzhong112"] == 64  # 2 shares against 1
+    all_pay = load_rules("changsha", cs_ron_payers="all")
+    assert game_config(all_pay).cfg[at] == 0
+    wary = np.tile(np.array(EFFICIENCY), (4, 1))
+    for name in ("danger_declared", "danger_melds", "danger_late"):
+        wary[:, INDEX[name]] = 1.0
+    plain = np.tile(np.array(EFFICIENCY), (4, 1))
+    for rules, alike in ((all_pay, True), ("changsha", False)):
+        rows = play_rows(rules, 2, 0, 400, "tuned", theta=wary)
+        assert np.array_equal(rows, play_rows(rules, 2, 0, 400, "tuned", theta=plain)) == alike
 
 
 def test_claims_refused_by_a_high_bias():

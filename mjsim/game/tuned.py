@@ -11,7 +11,9 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
   (``danger_late``: times the square of the share of the hand's draws made, so a fold
   late in the hand) — each weighed more the farther the hand is from ready (``…_far``,
-  per cost above 1). Among the discards within ``margin`` of the
+  per cost above 1), and all of them by what a deal-in costs this seat beyond another's
+  win under the rules (the engine value ``deal_in``: in full where the discarder pays
+  alone, not at all where every loser pays alike). Among the discards within ``margin`` of the
   best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
   :func:`mjsim.game.bots.wait_worth`) and what a winning tile pays on average
@@ -52,6 +54,7 @@ from ..kernels.shanten import MELD_CHOW, MELD_PUNG
 from ..tables.suits import INF
 from . import bots as B
 from . import record as R
+from . import values as V
 from .decisions import claim_options, may_pass_win, take_for_meld
 from .evaluation import cost, evaluate, kernel_trials
 from .policy import register
@@ -192,9 +195,10 @@ def discard(P, G, S, W, bots, s):
     big = _wants_big(th)
     declared, melds, late = np.int64(0), np.int64(0), np.int64(0)
     far = c14 - 1 if c14 > 1 else 0
-    w_declared = th[DANGER_DECLARED] + th[DANGER_DECLARED_FAR] * far
-    w_melds = th[DANGER_MELDS] + th[DANGER_MELDS_FAR] * far
-    w_late = th[DANGER_LATE] + th[DANGER_LATE_FAR] * far
+    share = G.cfg[V.DEAL_IN] / 256.0  # what a deal-in costs beyond another's win
+    w_declared = (th[DANGER_DECLARED] + th[DANGER_DECLARED_FAR] * far) * share
+    w_melds = (th[DANGER_MELDS] + th[DANGER_MELDS_FAR] * far) * share
+    w_late = (th[DANGER_LATE] + th[DANGER_LATE_FAR] * far) * share
     if w_declared + w_melds + w_late:
         declared, melds = _threats(G, S, s)
         late = np.int64(15 & ~(1 << s) & ~declared & ~melds)

@@ -141,6 +141,10 @@ ENGINE: dict[str, tuple] = {
     # (shanten + 1) from which the cautious bot folds under a threat (0: never)
     "weigh_waits": (bool, False),
     "fold_from": (int, 3),
+    # what a win on a discard costs its discarder beyond what each other loser pays, in
+    # 256ths of all the win pays (256: the discarder pays alone; 0: every loser pays alike):
+    # the tuned player weighs its discards' danger by it
+    "deal_in": (int, 256),
     "feed_limit": (int, 0),
     "col_pay": (int, 0),
     "n_sources": (int, 0),
@@ -173,6 +177,7 @@ DERIVED = frozenset(
         "decline_below",
         "weigh_waits",
         "fold_from",
+        "deal_in",
         "feed_limit",
         "col_pay",
         "n_sources",
@@ -182,6 +187,16 @@ DERIVED = frozenset(
         "readiness",
     }
 )
+
+
+def deal_in(discarder: int, other: int) -> int:
+    """The engine value ``deal_in`` of a win on a discard that its discarder pays
+    ``discarder`` shares of and each of the two other losers ``other``.
+
+    >>> deal_in(1, 0), deal_in(1, 1), deal_in(2, 1)
+    (256, 0, 64)
+    """
+    return 256 * (discarder - other) // (discarder + 2 * other)
 
 
 def cfg_index(name: str) -> int:
@@ -252,6 +267,7 @@ def cfg_index(name: str) -> int:
     DECLINE_BELOW,
     WEIGH_WAITS,
     FOLD_FROM,
+    DEAL_IN,
     FEED_LIMIT,
     COL_PAY,
     N_SOURCES,

@@ -172,6 +172,7 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     return np.array([int(values[name]) for name in PARAMS], dtype=np.int64), {
         "weigh_waits": True,
         "fold_from": 4 if int(values["fan_feeder"]) > 0 else 0,
+        "deal_in": V.deal_in(1 << int(values["fan_feeder"]), 1),
     }
 
 

@@ -226,7 +226,11 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     small: the value bot may pass it while ready for a 双翻 hand)."""
     tm = [int(x) for x in values["tier_mult"]]  # three numbers ≥ 1: the option checks them
     rest = [int(values[name]) for name in PARAMS if name != "tier_mult"]
-    return np.array([*tm, *rest], dtype=np.int64), {"decline_below": tm[2]}
+    alone = int(values["discarder_pays_all"])
+    return np.array([*tm, *rest], dtype=np.int64), {
+        "decline_below": tm[2],
+        "deal_in": V.deal_in(1, 1 - alone),
+    }
 
 
 def roles(rules) -> tuple[np.ndarray, np.ndarray]:

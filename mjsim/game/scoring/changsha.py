@@ -200,6 +200,7 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     engine = {
         "qishou": any(qs.enabled),
         "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"]),
+        "deal_in": V.deal_in(1, int(values["ron_payers"])),  # discarder 0, all 1
     }
     return out, engine
 
