@@ -4,10 +4,11 @@ Run: ``.venv/bin/python benchmarks/bench_compile.py [--only game]``. Each entry 
 child process with an empty numba cache directory (``NUMBA_CACHE_DIR``), so everything it
 calls compiles from scratch; the per-suit tables are built once beforehand (they are data,
 cached in ``~/.cache/mjsim``, not compiled code). Prints the seconds of the call and the
-child's peak memory. The game engine compiles once per scoring model: ``game (R)`` is the
-engine of R's model alone, and ``game (caishen16) after changsha`` plays caishen16 in a new
-process after a first one compiled the Changsha engine into the same cache — what a second
-model costs (only its own engine). ``game (dingque) after generic``: a rule set of a model
+child's peak memory. The game engine compiles once for every scoring model, and each
+model's hooks apart (:mod:`mjsim.game.scoring`): ``game (R)`` is the engine with R's
+model, and ``game (caishen16) after changsha`` plays caishen16 in a new process after a
+first one compiled the engine with the Changsha hooks into the same cache — what a second
+model costs (only its hooks). ``game (dingque) after generic``: a rule set of a model
 already compiled costs nothing. ``search (changsha) after changsha``: a line-up with a search
 seat after the heuristic engine is cached — the search and the hand loop compiled once more
 for its policy (:mod:`mjsim.game.policy`). The figures are kept in a result file under

@@ -1,7 +1,8 @@
 """The test session's set-up: numba's cache warmed once, on every core, before any test.
 
-The game engine compiles once per scoring model (:mod:`mjsim.game.scoring`), and the deal,
-shanten and exact kernels once each. Cold, in one process, the suite would compile them
+The game engine compiles once per policy (the heuristic bots, the search bot, tuned seats)
+and each scoring model's hooks once (:mod:`mjsim.game.scoring`), and the deal, shanten and
+exact kernels once each. Cold, in one process, the suite would compile them
 one after the other; here child processes compile them side by side (one per core, each
 writing numba's cache next to the sources), then the tests — in this process, or in
 pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.

@@ -2,16 +2,15 @@
 bot as a point of its space, hand for hand; what its parameters change; bad files refused.
 
 The efficiency point replays the record fingerprints of tests/data (the engine's records
-before its rebuild) with every efficiency seat played as ``tuned:efficiency``: Changsha's
-in every run, every case with ``MJSIM_FULL=1`` (one more engine compile per scoring model),
-and then every playable rule set against the efficiency bot's own records.
+before its rebuild) with every efficiency seat played as ``tuned:efficiency``, and then
+every playable rule set against the efficiency bot's own records (one engine with the
+tuned player plays every scoring model: :mod:`mjsim.game.scoring`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -32,11 +31,8 @@ from mjsim.game.scoring import caishen
 from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
 from mjsim.rules import load_rules
 
-FULL = os.environ.get("MJSIM_FULL") == "1"
 DATA = Path(__file__).with_name("data") / "fingerprints_pre_rebuild.json"
-CASES = [
-    c for c in json.loads(DATA.read_text())["cases"] if FULL or c["rules"].startswith("changsha")
-]
+CASES = json.loads(DATA.read_text())["cases"]
 RENAMED = {"baoting": "declared"}
 
 
@@ -55,7 +51,6 @@ def test_efficiency_point_replays_the_record_fingerprints(case):
         assert hashlib.sha256(col.tobytes()).hexdigest()[:16] == digest, name
 
 
-@pytest.mark.skipif(not FULL, reason="one engine compile per scoring model: MJSIM_FULL=1")
 @pytest.mark.parametrize("rid", [r.id for r in playable_rules()])
 def test_efficiency_point_is_the_efficiency_bot_everywhere(rid):
     mixed = "efficiency,value,cautious,efficiency"

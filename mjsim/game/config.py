@@ -31,6 +31,7 @@ from ..kernels.deal import IND_NONE, IND_RESERVED, IND_TAIL, next_kinds
 from ..rules import RulesError, RuleSet, load_rules
 from ..walls import WallSpec
 from . import record as R
+from . import scoring as SC
 from . import values as V
 from .evaluation import kernel_address
 from .scoring import model
@@ -83,7 +84,8 @@ GameRules = namedtuple(
         "is_bonus",  # bool[42]: kinds set aside and replaced
         "multiset",  # int8[T]: the wall's tiles
         "next_kinds",  # int8[34]: the kind after each kind (wildcard indicators)
-        "model",  # the scoring model's mark (its MARK()): the engine compiles per model
+        "hooks",  # int64[len(scoring.HOOKS)]: the addresses of the scoring model's hook
+        # functions in this process (the engine calls them there; never pickle them)
         "kernel",  # int64: the address of the shanten kernel's code in this process
         # (evaluation.kernel_cost calls it there; never pickle it)
     ),
@@ -94,8 +96,8 @@ GameRules = namedtuple(
 class GameConfig:
     """Everything the engine needs for one rule set: ``rules_arrays`` (:data:`GameRules`),
     the wall ``spec``, the scoring ``model`` and the record's ``columns``. Reading
-    ``rules_arrays`` the first time in a process compiles (or loads) the shanten kernel for
-    its address; the engine values ``cfg`` and everything else cost nothing to read."""
+    ``rules_arrays`` the first time in a process compiles (or loads) the shanten kernel and
+    the scoring model's hooks for their addresses; the engine values ``cfg`` and everything else cost nothing to read."""
 
     rules: RuleSet
     model: str
@@ -118,12 +120,15 @@ class GameConfig:
 
     @cached_property
     def rules_arrays(self) -> GameRules:
-        """The rule set's arrays for the engine, with the kernel's address in this process."""
+        """The rule set's arrays for the engine, with the kernel's and the scoring model's
+        hooks' addresses in this process."""
         tables = self.base_arrays.tables
-        return self.base_arrays._replace(kernel=np.int64(kernel_address(tables)))
+        return self.base_arrays._replace(
+            hooks=SC.hook_addresses(self.model), kernel=np.int64(kernel_address(tables))
+        )
 
     def __getstate__(self) -> dict:
-        """Pickled without ``rules_arrays``: the kernel's address is one process's."""
+        """Pickled without ``rules_arrays``: the addresses are one process's."""
         return {k: v for k, v in vars(self).items() if k != "rules_arrays"}
 
     @property
@@ -309,7 +314,7 @@ def game_config(rules: RuleSet | str) -> GameConfig:
         spec.is_bonus,
         spec.multiset,
         next_kinds(),
-        scoring.MARK(),
+        np.zeros(len(SC.HOOKS), dtype=np.int64),
         np.int64(0),
     )
     return GameConfig(

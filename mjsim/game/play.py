@@ -28,7 +28,7 @@ from ..walls import walls as _walls
 from . import engine as EN
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
-from .evaluation import kernel_code
+from .evaluation import kernel_address, kernel_code
 from .players import theta_rows
 from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
 from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch, new_state
@@ -36,10 +36,11 @@ from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_s
 DEFAULT_BOTS = ("efficiency",) * 4
 #: hands per kernel call in :func:`play_frame` (whole games)
 CHUNK = 8192
-#: cold, on 2 cores (benchmarks/bench_compile.py): one scoring model's engine, and the shanten
-#: kernel every model's engine calls (compiled once for all)
+#: cold, on 2 cores (benchmarks/bench_compile.py): the engine (one for every scoring model),
+#: the shanten kernel it calls, and one scoring model's hooks
 COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
+MODEL_SECONDS = 20
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -138,8 +139,9 @@ def make_policy(
     return search_policy(wall_size, rec_size, budgets[0], inner=inner)
 
 
-#: engines compiling in a child process (:func:`compile_beside`), by scoring model and policy
-_BESIDE: dict[tuple[str, str], subprocess.Popen] = {}
+#: engines compiling in a child process (:func:`compile_beside`), by policy (one engine
+#: plays every scoring model)
+_BESIDE: dict[str, subprocess.Popen] = {}
 
 
 def _policy_kind(names: tuple[str, ...]) -> str:
@@ -149,8 +151,8 @@ def _policy_kind(names: tuple[str, ...]) -> str:
 
 
 def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
-    """Whether numba's cache holds the engine of ``g``'s scoring model for the policy of the
-    line-up ``names`` (read from the cache's index; False when it cannot be read)."""
+    """Whether numba's cache holds the engine for the policy of the line-up ``names`` (one
+    for every scoring model; read from the cache's index; False when it cannot be read)."""
     tuned = None
     if "tuned" in _policy_kind(names):
         from .tuned import PARAMS
@@ -173,7 +175,7 @@ def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
     rules = load_rules(rules)
     g = game_config(rules)
     names = parse_bots(bots)
-    key = (g.model, _policy_kind(names))
+    key = _policy_kind(names)
     if key in _BESIDE or engine_cached(g, names):
         return False
     lineup = ",".join("tuned:efficiency" if n.startswith("tuned") else n for n in names)
@@ -184,13 +186,13 @@ def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
     _BESIDE[key] = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    note(f"compiling the game engine ({g.model} model) beside the work before the first hand…")
+    note("compiling the game engine beside the work before the first hand…")
     return True
 
 
 def _wait_beside(g: GameConfig, names: tuple[str, ...]) -> None:
     """Wait for the child compiling this engine, if one is (:func:`compile_beside`)."""
-    child = _BESIDE.pop((g.model, _policy_kind(names)), None)
+    child = _BESIDE.pop(_policy_kind(names), None)
     if child is not None and child.poll() is None:
         note("waiting for the game engine's compile…")
         child.wait()
@@ -217,6 +219,8 @@ def _run(
     with compile_notice(
         kernel_code, "the game's shanten kernel (every rule set's)", KERNEL_SECONDS
     ):
+        kernel_address(g.base_arrays.tables)
+    with compile_notice(None, f"the {g.model} scoring model", MODEL_SECONDS):
         G = with_readiness(g.rules_arrays) if readiness else g.rules_arrays
     n_games = -(-len(out) // g.game_length)
     cuts = np.linspace(0, n_games, min(get_num_threads(), n_games) + 1).astype(np.int64)
@@ -253,9 +257,7 @@ def _run(
         if R.BOT_TUNED in codes
         else ""
     )
-    with compile_notice(
-        EN.play_games, f"the game engine{search} ({g.model} model)", COMPILE_SECONDS
-    ):
+    with compile_notice(EN.play_games, f"the game engine{search}", COMPILE_SECONDS):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it

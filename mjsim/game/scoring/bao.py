@@ -19,8 +19,6 @@ the decompositions of the final hand that meet the family's conditions
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...kernels import shanten as K
@@ -112,12 +110,6 @@ PATTERNS = tuple(
 PATTERNS_TITLE = "items of the multiplier (番)"
 
 
-class BaoModel(NamedTuple):
-    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
-    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
-
-
-MARK = BaoModel
 SOURCES = ("win",)
 WIN_SOURCES = ("win",)
 #: how each winner won (:data:`HOW`); whether each seat declared concealed (闷听); 换宝 in

@@ -21,8 +21,6 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...kernels import shanten as K
@@ -134,12 +132,6 @@ DIHU_FIRST, DIHU_ROUND = range(2)
 GROWTH_DOUBLE, GROWTH_LINEAR = range(2)
 
 
-class CaishenModel(NamedTuple):
-    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
-    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
-
-
-MARK = CaishenModel
 SOURCES = ("win", "genfeng")
 SRC_GENFENG = 1
 WIN_SOURCES = ("win",)

@@ -14,8 +14,6 @@ cost 0); :data:`ROLE_OF_FORM` says what each winning form means here, and
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...kernels import qishou as Q
@@ -144,12 +142,6 @@ PARAMS = {
 _DERIVED = ("qs_enabled", "qs_binary", "qs_reuse_quad", "qs_yizhihua_mode")
 
 
-class ChangshaModel(NamedTuple):
-    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
-    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
-
-
-MARK = ChangshaModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "qishou", "mid")
 #: the sources that pay a win (a winner's receipt for it)

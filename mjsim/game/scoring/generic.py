@@ -11,8 +11,6 @@ big wins and no dealer bonus. The amounts are the preset's ``[game]`` values.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...kernels.jit import njit_borrowed
@@ -24,12 +22,6 @@ PARAMS = {"win_pay": (int, 1), "kong_pay": (int, 1), "declare_pay": (int, 1)}
 WIN_PAY, KONG_PAY, DECLARE_PAY = range(len(PARAMS))
 
 
-class GenericModel(NamedTuple):
-    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
-    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
-
-
-MARK = GenericModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "kong", "baoting")
 #: the sources that pay a win (a winner's receipt for it)
@@ -75,7 +67,7 @@ def aux_roles(rules) -> np.ndarray:
 @njit_borrowed
 def win_value(G, W, counts, S, s, win_kind, tile):
     """``(legal, units, bits)``: every complete hand of a scoring family wins, worth 0."""
-    return True, 0, 0
+    return np.bool_(True), np.int64(0), np.int64(0)
 
 
 @njit_borrowed

@@ -22,8 +22,6 @@ other) is paid as the §5.7 table says, each relation on its own; those payments
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ...kernels import shanten as K
@@ -140,12 +138,6 @@ VALUE_LEZI, VALUE_DOUBLING, VALUE_FLAT = range(3)
 RON_DISCARDER, RON_CHUCHONG, RON_BAOCHONG = range(3)
 
 
-class ShanghaiModel(NamedTuple):
-    """This model's mark in a rule set's arrays (``GameRules.model``): a type of its
-    own, so that the engine is compiled for this model alone (:mod:`mjsim.game.scoring`)."""
-
-
-MARK = ShanghaiModel
 #: payment sources, in the order of the record's pay_<source> columns
 SOURCES = ("win", "baopai")
 #: the sources that pay a win (a winner's receipt for it)
