@@ -81,10 +81,13 @@ JOBS = (
         "from mjsim.game.advise import advise; advise('changsha', '2258m2588p22558s9m', rollouts=2)",
         after="changsha",
     ),
-    Job("shanghai_qhp", _ENGINE.format("shanghai_qhp"), after="changsha"),
-    Job("caishen16", _ENGINE.format("caishen16"), after="changsha"),
-    Job("hongzhong112", _ENGINE.format("hongzhong112"), after="changsha"),
-    Job("generic", _ENGINE.format("generic"), after="changsha"),
+    Job(
+        "other models",
+        "; ".join(
+            _ENGINE.format(r) for r in ("shanghai_qhp", "caishen16", "hongzhong112", "generic")
+        ),
+        after="changsha",
+    ),
     Job(
         "tuned",
         "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
