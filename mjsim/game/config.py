@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from ..evaluate import compile_rules
 from ..kernels import shanten as K
@@ -124,7 +125,8 @@ class GameConfig:
         hooks' addresses in this process."""
         tables = self.base_arrays.tables
         return self.base_arrays._replace(
-            hooks=SC.hook_addresses(self.model), kernel=np.int64(kernel_address(tables))
+            hooks=SC.hook_addresses(self.model, typeof(self.base_arrays)),
+            kernel=np.int64(kernel_address(tables)),
         )
 
     def __getstate__(self) -> dict:

@@ -44,6 +44,7 @@ from ...kernels.callref import address_of, caller
 from ...kernels.jit import njit_borrowed
 from ...rules import RulesError
 from .. import values as V
+from ..state import new_scratch, new_state
 from . import bao, caishen, changsha, generic, shanghai
 
 MODELS = ("changsha", "generic", "shanghai", "caishen", "bao")
@@ -159,18 +160,17 @@ HOOKS = {
 
 
 @functools.cache
-def signatures() -> dict[str, Signature]:
-    """Each hook's one signature: a model's function is compiled for it, and the engine's
-    calls cast their arguments to it (``counts`` a seat's tiles, ``rec`` a record row,
-    ``wall`` the hand's wall, ``order`` the winners in payment order).
+def signatures(G: types.Type) -> dict[str, Signature]:
+    """Each hook's one signature, with the rule set's arrays of numba type ``G`` (every rule
+    set's are of one type): a model's function is compiled for it, and the engine's calls
+    cast their arguments to it (``counts`` a seat's tiles, ``rec`` a record row, ``wall``
+    the hand's wall, ``order`` the winners in payment order).
 
-    >>> str(signatures()["win_rank"].args[1:]), str(signatures()["win_rank"].return_type)
+    >>> from mjsim.game.config import game_config
+    >>> sig = signatures(typeof(game_config("generic").base_arrays))["win_rank"]
+    >>> str(sig.args[1:]), str(sig.return_type)
     ('(int64, int64)', 'int64')
     """
-    from ..config import game_config  # the configuration reads the models: imported late
-    from ..state import new_scratch, new_state
-
-    G = typeof(game_config("generic").base_arrays)  # every rule set's arrays: one type
     S, W = typeof(new_state()), typeof(new_scratch())
     i, u64, none = types.int64, types.uint64, types.none
     counts, wall, rec, order = (
@@ -191,17 +191,18 @@ def signatures() -> dict[str, Signature]:
     }
 
 
-def hook_addresses(name: str) -> np.ndarray:
-    """The addresses of model ``name``'s hook functions in this process, in the order of
-    :data:`HOOKS` (each compiled for its signature, or loaded from numba's cache, first):
-    ``GameRules.hooks``. A function whose result is not its hook's type is refused."""
+def hook_addresses(name: str, G: types.Type) -> np.ndarray:
+    """The addresses of model ``name``'s hook functions in this process for rule-set arrays
+    of numba type ``G``, in the order of :data:`HOOKS` (each compiled for its signature, or
+    loaded from numba's cache, first): ``GameRules.hooks``. A function whose result is not
+    its hook's type is refused."""
     module = model(name)
     out = np.zeros(len(HOOKS), dtype=np.int64)
     for i, (hook, default) in enumerate(HOOKS.items()):
         f = getattr(module, hook, default)
         if f is None:
             raise RulesError(f"scoring model {name} has no {hook}")
-        sig = signatures()[hook]
+        sig = signatures(G)[hook]
         out[i] = address_of(f, sig.args)
         got = f.overloads[sig.args].signature.return_type
         if got != sig.return_type:
@@ -213,7 +214,7 @@ def hook_addresses(name: str) -> np.ndarray:
 
 def _caller(hook: str):
     """The intrinsic that calls a hook's code at its address, with its signature."""
-    return caller(lambda args: signatures()[hook])
+    return caller(lambda args: signatures(args[0])[hook])
 
 
 _win_value, _win_rank, _settle, _reset_record, _start_hand, _discarded = map(
