@@ -58,13 +58,14 @@ class Job(NamedTuple):
     after: str | None = None
 
 
-#: the warm-up, in the order the children take the jobs whose ``after`` is done. Cold, one
-#: at a time (2026-12-06): the changsha engine 71 s (with the game's shanten kernel, shared
-#: by every model), the deal, shanten and waits kernels 100 s, the search bot and ``mjsim
-#: advise`` on the changsha engine 61 s (tests/test_search.py, tests/test_advise.py), each
-#: other model's engine 60–70 s, the tuned player on the changsha engine 21 s
-#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel 10 s, and
-#: a search seat beside tuned seats on it (tests/test_tuned.py).
+#: the warm-up, in the order the children take the jobs whose ``after`` is done. Cold, in
+#: a fresh clone's run (2026-12-07): the engine with the Changsha hooks 85 s (and the
+#: game's shanten kernel, shared by every model), the deal, shanten and waits kernels 59 s
+#: (the exact shanten's enumeration added since: a child then idle until the engine was
+#: compiled), the search bot and ``mjsim advise`` 61 s (tests/test_search.py,
+#: tests/test_advise.py), the four other models' hooks 17 s, the tuned player 35 s
+#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel, and a search
+#: seat beside tuned seats 55 s (tests/test_tuned.py).
 JOBS = (
     Job("changsha", _ENGINE.format("changsha")),
     Job(
@@ -72,7 +73,7 @@ JOBS = (
         "import mjsim; mjsim.deal_frame('changsha', 64, seed=0); mjsim.exact_qishou('changsha'); "
         "import numpy as np; h = np.zeros((4, 34), np.uint8); h[:, :13] = 1; "
         "mjsim.shanten_batch(h, rules='generic'); mjsim.waits_batch(h, rules='generic'); "
-        "mjsim.ukeire('123m456p789s11223z')",
+        "mjsim.ukeire('123m456p789s11223z'); mjsim.exact_shanten('changsha', 14)",
     ),
     Job(
         "search",
