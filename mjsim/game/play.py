@@ -40,7 +40,7 @@ CHUNK = 8192
 #: the shanten kernel it calls, and one scoring model's hooks
 COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
-MODEL_SECONDS = 20
+MODEL_SECONDS = 10
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
