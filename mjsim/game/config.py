@@ -98,7 +98,8 @@ class GameConfig:
     """Everything the engine needs for one rule set: ``rules_arrays`` (:data:`GameRules`),
     the wall ``spec``, the scoring ``model`` and the record's ``columns``. Reading
     ``rules_arrays`` the first time in a process compiles (or loads) the shanten kernel and
-    the scoring model's hooks for their addresses; the engine values ``cfg`` and everything else cost nothing to read."""
+    the scoring model's hooks for their addresses; the engine values ``cfg`` and everything
+    else cost nothing to read."""
 
     rules: RuleSet
     model: str

@@ -190,7 +190,7 @@ def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
     return True
 
 
-def _wait_beside(g: GameConfig, names: tuple[str, ...]) -> None:
+def _wait_beside(names: tuple[str, ...]) -> None:
     """Wait for the child compiling this engine, if one is (:func:`compile_beside`)."""
     child = _BESIDE.pop(_policy_kind(names), None)
     if child is not None and child.poll() is None:
@@ -215,7 +215,7 @@ def _run(
     own state; the engine releases the GIL); the readiness columns with ``readiness``; the
     tuned seats with the parameter rows ``theta`` where given, else their files'."""
     names = parse_bots(bots)
-    _wait_beside(g, names)
+    _wait_beside(names)
     with compile_notice(
         kernel_code, "the game's shanten kernel (every rule set's)", KERNEL_SECONDS
     ):

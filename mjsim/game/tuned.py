@@ -13,8 +13,8 @@ seat in :class:`TunedPolicy`) over features of the hand it leaves:
   late in the hand) — each weighed more the farther the hand is from ready (``…_far``,
   per cost above 1), and all of them by what a deal-in costs this seat beyond another's
   win under the rules (the engine value ``deal_in``: in full where the discarder pays
-  alone, not at all where every loser pays alike). Among the discards within ``margin`` of the
-  best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
+  alone, not at all where every loser pays alike). Among the discards within ``margin``
+  of the best score, the live improving tiles (``ukeire``, weighed per tile) and, where the hand
   is ready, what its waits are worth (``worth``: ln(1 + live winning tiles × units),
   :func:`mjsim.game.bots.wait_worth`) and what a winning tile pays on average
   (``wait_units``: ln(worth ÷ live winning tiles) — the 宝 games' 边卡吊 ×2, the 财神
