@@ -58,14 +58,14 @@ class Job(NamedTuple):
     after: str | None = None
 
 
-#: the warm-up, in the order the children take the jobs whose ``after`` is done. Cold, in
-#: a fresh clone's run (2026-12-07): the engine with the Changsha hooks 85 s (and the
-#: game's shanten kernel, shared by every model), the deal, shanten and waits kernels 59 s
-#: (the exact shanten's enumeration added since: a child then idle until the engine was
-#: compiled), the search bot and ``mjsim advise`` 61 s (tests/test_search.py,
-#: tests/test_advise.py), the four other models' hooks 17 s, the tuned player 35 s
-#: (tests/test_tuned.py, tests/test_train.py) with the public shanten's kernel, and a search
-#: seat beside tuned seats 55 s (tests/test_tuned.py).
+#: the warm-up, in the order the children take the jobs whose ``after`` is done (the other
+#: models' hooks last: the shortest job fills the end). Cold, in a fresh clone's run
+#: (2026-12-07, 4271f70): the engine with the Changsha hooks 85 s (and the game's shanten
+#: kernel, shared by every model), the deal, shanten, waits and exact kernels 74 s, the
+#: search bot and ``mjsim advise`` 54 s (tests/test_search.py, tests/test_advise.py), the
+#: tuned player 30 s (tests/test_tuned.py, tests/test_train.py) with the public shanten's
+#: kernel, a search seat beside tuned seats 54 s (tests/test_tuned.py), and the four other
+#: models' hooks 15 s.
 JOBS = (
     Job("changsha", _ENGINE.format("changsha")),
     Job(
@@ -83,13 +83,6 @@ JOBS = (
         after="changsha",
     ),
     Job(
-        "other models",
-        "; ".join(
-            _ENGINE.format(r) for r in ("shanghai_qhp", "caishen16", "hongzhong112", "generic")
-        ),
-        after="changsha",
-    ),
-    Job(
         "tuned",
         "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
         "import mjsim; mjsim.shanten('123m456p789s1122z')",
@@ -100,6 +93,13 @@ JOBS = (
         "from mjsim.game.play import play_rows; "
         "play_rows('changsha', 0, 0, 16, 'search:16,tuned:efficiency,tuned:efficiency,tuned:efficiency')",
         after="tuned",
+    ),
+    Job(
+        "other models",
+        "; ".join(
+            _ENGINE.format(r) for r in ("shanghai_qhp", "caishen16", "hongzhong112", "generic")
+        ),
+        after="changsha",
     ),
 )
 
