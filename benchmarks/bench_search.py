@@ -18,7 +18,10 @@ imagine the other seats against how far they are, and the run time per searched 
 default the efficiency bot makes them). ``--against efficiency,tuned`` (or
 ``tuned:FILE``) plays the other seats as each line-up in turn on the same hands, the
 search's rollouts playing them as they play, and compares the search's gains: how
-exploitable the tuned players are.
+exploitable the tuned players are. With ``--param base=1`` a search seat among tuned seats
+is built on their player (it plays their choices wherever it does not search, ranks them
+first, and plays them in its rollouts), so its gain is what its search adds to the seat it
+replaces; against efficiency seats it is built on the efficiency bot, as always.
 
 ``--trace HANDS``: how much there is to gain. One search seat plays ``HANDS`` hands with
 every candidate of every decision played in ``--trace-worlds`` worlds (no early stop);
@@ -46,7 +49,7 @@ import mjsim.game.play as play_mod
 from mjsim.game import record as R
 from mjsim.game.play import columns, game_length, make_policy, play_rows
 from mjsim.game.players import shipped_path
-from mjsim.game.search import COUNTS, PARAMS, TRACE, search_policy
+from mjsim.game.search import COUNTS, PARAMS, TRACE, built_on_tuned, search_policy
 from mjsim.rules import load_rules
 
 Z95 = 1.959963984540054
@@ -86,6 +89,8 @@ def counted_rows(
     policies."""
 
     def making(names, wall_size, rec_size, theta=None):
+        if params.get("base"):
+            theta = built_on_tuned(names, theta)
         inner = make_policy(names, wall_size, rec_size, theta).inner  # the tuned seats'
         return search_policy(wall_size, rec_size, rollouts, inner=inner, **params)
 
@@ -164,6 +169,8 @@ def study(
     """One search seat against three ``against`` seats, printed and recorded (apart from
     the speed case in an ``exploit_run``, beside other line-ups); the gain of each hand
     (over the four seatings)."""
+    if against == "efficiency":  # built on the efficiency bot whatever ``base`` says
+        params = {k: v for k, v in params.items() if k != "base"}
     cols = columns(rules)
     pay = [cols.index(f"pay_{s}") for s in range(4)]
     length = game_length(rules)

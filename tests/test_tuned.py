@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import mjsim.game.play as play_mod
 from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
@@ -29,7 +30,8 @@ from mjsim.game.players import (
     theta_rows,
 )
 from mjsim.game.scoring import caishen
-from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
+from mjsim.game.search import built_on_tuned, search_policy
+from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS, tuned_policy
 from mjsim.rules import load_rules
 
 #: hands of each line-up in every rule set (``MJSIM_FULL=1``: 2,000)
@@ -245,3 +247,40 @@ def test_a_search_seat_beside_tuned_seats():
     at = columns("changsha").index("claimed")
     claimed = play_rows("changsha", 7, 0, n, "search:16,tuned,tuned,tuned", theta=theta)[:, at]
     assert ((claimed >> 1) > 0).mean() < ((searched[:, at] >> 1) > 0).mean() / 4
+
+
+def _built_on_tuned(monkeypatch, candidates: int) -> None:
+    """Runs whose search seat is built on the line-up's tuned player (``base`` 1)."""
+
+    def making(names, wall_size, rec_size, theta=None):
+        inner = tuned_policy(built_on_tuned(names, theta))
+        return search_policy(wall_size, rec_size, 16, inner=inner, candidates=candidates, base=1)
+
+    monkeypatch.setattr(play_mod, "make_policy", making)
+
+
+def test_a_search_seat_built_on_the_tuned_player(monkeypatch):
+    """Built on the tuned player, a search seat with one candidate plays exactly as a tuned
+    seat — its discards, claims and passed wins (a player that melds nothing and passes
+    small wins) — and with three candidates at the efficiency point exactly as the search
+    built on the efficiency bot, in the hand and in its rollouts. Without tuned seats, or
+    with two tuned players, there is nothing to build on: a clear error."""
+    n = 48
+    theta = np.tile(np.array(EFFICIENCY), (4, 1))
+    theta[:, INDEX["claim_bias"]] = 1.5
+    theta[:, INDEX["decline_units"]] = 4.0
+    theta[:, INDEX["decline_left"]] = 20.0
+    tuned = play_rows("changsha", 7, 0, n, "tuned", theta=theta)
+    searched = play_rows("changsha", 7, 0, n, "search:16,efficiency,efficiency,efficiency")
+    assert (tuned != play_rows("changsha", 7, 0, n, "efficiency")).any()
+    _built_on_tuned(monkeypatch, 1)
+    lineup = "search:16,tuned,tuned,tuned"
+    assert (play_rows("changsha", 7, 0, n, lineup, theta=theta) == tuned).all()
+    _built_on_tuned(monkeypatch, 3)
+    at_efficiency = np.tile(np.array(EFFICIENCY), (4, 1))
+    assert (play_rows("changsha", 7, 0, n, lineup, theta=at_efficiency) == searched).all()
+    with pytest.raises(ValueError, match=r"base is 0 .* or 1 .* which needs tuned seats"):
+        search_policy(136, 10, 16, base=1)
+    two = np.array([[0.0], [1.0], [2.0], [1.0]])
+    with pytest.raises(ValueError, match="needs one tuned player in the line-up"):
+        built_on_tuned(("search", "tuned", "tuned:other.json", "tuned"), two)

@@ -13,8 +13,9 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
   uniform tiles imagine the others far slower than they are); a world dealing a hidden
   seat a ready hand it would have declared (报听) is drawn again (:data:`MAX_REDRAWS`);
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
-  with every seat's own bot playing on — the search seat as the efficiency bot, a tuned
-  seat with its parameters (the search's ``inner`` policy, as in the hand itself) — and
+  with every seat's own bot playing on — the search seat as its base (the efficiency bot,
+  or with ``base`` 1 the line-up's tuned player: :func:`built_on_tuned`), a tuned seat
+  with its parameters (the search's ``inner`` policy, as in the hand itself) — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
   承包, 宝 multipliers: whatever the rule set pays);
 - **common random numbers**: every candidate is played in the same worlds (paired).
@@ -26,7 +27,9 @@ clearly worse and a few percent better, ``bench_search.py --trace``: a lax test 
 decisions for the worse by chance). Offered a win on another's discard that it may pass,
 the seat weighs the win against the pass the same way (:func:`win_or_pass`), and with
 ``claims`` its pungs and chows against declining (:func:`claim`). Elsewhere (kongs, 报听,
-self-drawn wins, 吃听, claims without ``claims``) it plays as the efficiency bot.
+self-drawn wins, 吃听, claims without ``claims``) it plays as its base. Built on the tuned
+player, its base's choice is the default (candidate 0) and the efficiency bot's ranking
+picks the other candidates.
 Everything is compiled and deterministic: a decision's worlds come from the hand's dice
 seed, the turn, the kind of decision and the world's number. The engine reaches the hooks
 through :mod:`mjsim.game.policy`, where this module registers them when imported, so a run
@@ -82,11 +85,15 @@ from .wins import assess, ready_undeclared
 #: 0: uniform tiles, for comparison); ``claims``: whether pungs and chows are weighed (0, the
 #: default: the efficiency bot's; the measured gains are without; ``mjsim advise --claim``
 #: weighs them always)
-PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo", "claims")
-MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS = range(len(PARAMS))
+#: ``base``: the player the search seat is built on, which makes every choice it does not
+#: search, ranks its candidates first and plays it in the rollouts (0: the efficiency bot;
+#: 1: the line-up's tuned player, :data:`BASES`)
 # fmt: off
+PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo", "claims",
+          "base")
+MIN_ROLLOUTS, MAX_ROLLOUTS, CANDIDATES, MAX_COST, SPREAD, TEMPO, CLAIMS, BASE = range(len(PARAMS))
 DEFAULTS = {"min_rollouts": 16, "max_rollouts": DEFAULT_ROLLOUTS, "candidates": 3,
-            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 0}
+            "max_cost": 2, "spread": 1, "tempo": 1, "claims": 0, "base": 0}
 # fmt: on
 #: ``SearchPolicy.counts``: discards searched, their worlds played (the longest-played
 #: candidate's), choices other than the efficiency bot's; the same of win-or-pass decisions
@@ -130,13 +137,14 @@ _SALT_CLAIM = np.uint64(0x636C61696D000000)  # "claim": a claim decision's world
 #: world and a rollout's state, their walls, a rollout's record, the hidden tiles, each
 #: world's payoff per candidate and whether the seat won, the candidates' kinds, keys,
 #: costs and worlds played, every discard's key (−1: not allowed), cost and live improving
-#: tiles (candidate selection), :data:`PARAMS`, :data:`COUNTS`, and the first decisions'
-#: :data:`TRACE` per candidate (benchmarks; none unless asked for)
+#: tiles (candidate selection), :data:`PARAMS`, :data:`COUNTS`, the first decisions'
+#: :data:`TRACE` per candidate (benchmarks; none unless asked for), the ``inner`` policy and
+#: the line-up's bots with each search seat as its base (:func:`_base_bots`)
 SearchPolicy = namedtuple(
     "SearchPolicy",
     "world roll wall roll_wall rec pool payoffs won "
     "cands keys costs played all_keys all_costs live "
-    "params counts trace inner",
+    "params counts trace inner base",
 )
 
 
@@ -152,10 +160,16 @@ def search_policy(
     ``rec_size`` columns, at most ``rollouts`` worlds a decision (:data:`PARAMS` by name),
     the :data:`TRACE` of the first ``trace`` decisions kept; ``inner`` is the policy of the
     other seats, in the hand and in the rollouts (the heuristic bots', or the tuned seats'
-    :class:`mjsim.game.tuned.TunedPolicy`)."""
+    :class:`mjsim.game.tuned.TunedPolicy`, whose rows give a search seat built on the tuned
+    player its parameters: :func:`built_on_tuned`)."""
     if not 1 <= rollouts <= MAX_WORLDS:
         raise ValueError(f"rollouts must be 1 to {MAX_WORLDS}, got {rollouts}")
     values = {**DEFAULTS, **params, "max_rollouts": rollouts}
+    if values["base"] not in (0, 1) or (values["base"] and not hasattr(inner, "theta")):
+        raise ValueError(
+            f"a search's base is 0 (the efficiency bot) or 1 (the line-up's tuned player, "
+            f"which needs tuned seats), got {values['base']}"
+        )
     values["min_rollouts"] = min(values["min_rollouts"], rollouts)
     n = values["candidates"]
     return SearchPolicy(
@@ -178,17 +192,55 @@ def search_policy(
         counts=np.zeros(len(COUNTS), np.int64),
         trace=np.zeros((trace, n, len(TRACE)), np.float64),
         inner=inner,
+        base=np.zeros(4, np.int64),
     )
+
+
+def built_on_tuned(names: tuple[str, ...], theta: np.ndarray) -> np.ndarray:
+    """The line-up's parameter rows with each search seat's the tuned seats' (a search seat
+    built on the tuned player, ``base`` 1, plays their parameters where it does not search).
+
+    >>> rows = np.array([[0.0], [2.0], [2.0], [0.0]])
+    >>> built_on_tuned(("search", "tuned", "tuned", "efficiency"), rows).ravel().tolist()
+    [2.0, 2.0, 2.0, 0.0]
+    """
+    tuned = {tuple(theta[s]) for s, n in enumerate(names) if n.partition(":")[0] == "tuned"}
+    if len(tuned) != 1:
+        raise ValueError(
+            f"a search seat built on the tuned player needs one tuned player in the line-up, "
+            f"got {','.join(names)}"
+        )
+    rows = np.array(theta, dtype=np.float64)
+    for s, n in enumerate(names):
+        if n.partition(":")[0] == "search":
+            rows[s] = next(iter(tuned))
+    return rows
+
+
+@njit_borrowed
+def _base_bots(P, bots):
+    """Into ``P.base``: ``bots`` with each search seat the bot of its ``base`` (the
+    efficiency bot, or a tuned seat), as the seat plays where it does not search and in
+    the rollouts."""
+    for o in range(4):
+        P.base[o] = bots[o]
+        if bots[o] == R.BOT_SEARCH:
+            P.base[o] = R.BOT_TUNED if P.params[BASE] else R.BOT_EFFICIENCY
 
 
 @njit_borrowed
 def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     """The kind seat ``s`` discards (its key and cost left in its status): a search seat's
-    by rollouts where it has candidates, every other seat's by the inner policy (its own
-    bot, or its tuned parameters)."""
+    by rollouts where it has candidates (its base's choice first), every other seat's by
+    the inner policy (its own bot, or its tuned parameters)."""
     if bots[s] != R.BOT_SEARCH:
         return PO.discard(P.inner, G, S, W, wall, rec, bots, dice_seed, s)
-    choice = B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
+    _base_bots(P, bots)
+    choice = PO.discard(P.inner, G, S, W, wall, rec, P.base, dice_seed, s)
+    if P.params[BASE]:  # the efficiency bot's evaluation in W ranks the other candidates
+        key, c = S.status[s, ST_KEY], S.status[s, ST_COST]
+        B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
+        S.status[s, ST_KEY], S.status[s, ST_COST] = key, c
     n = _candidates(P, G, S, W, s, choice)
     if n < 2:
         return choice
@@ -204,17 +256,19 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat that may win on ``discarder``'s discard ``t`` and may pass it
     (:func:`mjsim.game.decisions.may_pass_win`) wins or passes by rollouts: the win (the
-    efficiency bot's choice) and the pass played in the same worlds; the choice into its
-    ``status[s, ST_RON]``; the other seats' choices are the inner policy's. A search of one
-    candidate (``candidates`` 1) weighs nothing."""
-    PO.win_or_pass(P.inner, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+    base's choice first: the efficiency bot wins) and the other played in the same worlds;
+    the choice into its ``status[s, ST_RON]``; the other seats' choices are the inner
+    policy's. A search of one candidate (``candidates`` 1) weighs nothing."""
+    _base_bots(P, bots)
+    PO.win_or_pass(P.inner, G, S, W, wall, rec, P.base, dice_seed, discarder, t)
     if P.params[CANDIDATES] < 2:
         return
     for j in range(1, 4):
         s = (discarder + j) % 4
         if bots[s] != R.BOT_SEARCH or not may_pass_win(G, S, W, s, discarder, t):
             continue
-        P.cands[0], P.cands[1] = RON_WIN, RON_PASS
+        passes = S.status[s, ST_RON] == RON_PASS
+        P.cands[0], P.cands[1] = (RON_PASS, RON_WIN) if passes else (RON_WIN, RON_PASS)
         best = _rollouts(
             P, G, S, W, wall, rec, bots, dice_seed, s, np.int64(2), discarder, t, np.int64(WIN)
         )
@@ -226,15 +280,16 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat at most ``max_cost`` from a win (ready or one tile from it) that
     could pung or chow ``discarder``'s discard ``t`` claims or declines it by rollouts
     (:func:`_claim_candidates`); the choice into its ``status[s, ST_CLAIM]``; the other
-    seats' choices are the inner policy's."""
-    PO.claim(P.inner, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+    seats' choices are the inner policy's (and the search seat's own, its base's)."""
+    _base_bots(P, bots)
+    PO.claim(P.inner, G, S, W, wall, rec, P.base, dice_seed, discarder, t)
     if P.params[CANDIDATES] < 2 or not P.params[CLAIMS]:
         return
     for j in range(1, 4):
         s = (discarder + j) % 4
         if bots[s] != R.BOT_SEARCH or S.status[s, ST_COST] > P.params[MAX_COST]:
             continue
-        n = _claim_candidates(P, G, S, W, bots, s, discarder, t)
+        n = _claim_candidates(P, G, S, W, P.base, s, discarder, t)
         if n >= 2:
             best = _rollouts(
                 P, G, S, W, wall, rec, bots, dice_seed, s, n, discarder, t, np.int64(CLAIM)
@@ -433,7 +488,8 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
     payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``; the world's
     redraws and hidden seats counted in ``P.counts``. A candidate is, as ``what`` says
     (:data:`DISCARD` …), seat ``s``'s discard, or its win-or-pass or claim choice on the
-    ``tile`` that ``cur`` has just discarded."""
+    ``tile`` that ``cur`` has just discarded; each seat plays on as ``P.base`` says
+    (:func:`_base_bots`, filled by the decision)."""
     salt = _SALT if what == DISCARD else _SALT_WIN if what == WIN else _SALT_CLAIM
     key = mix(np.uint64(dice_seed) ^ salt)
     seed = index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r)
@@ -467,7 +523,7 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
                 W,
                 P.inner,
                 P.roll_wall,
-                bots,
+                P.base,
                 dice_seed,
                 P.rec,
                 s,
@@ -482,7 +538,7 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
                 W,
                 P.inner,
                 P.roll_wall,
-                bots,
+                P.base,
                 dice_seed,
                 P.rec,
                 cur,
@@ -531,6 +587,7 @@ def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts, cur, tile, wha
     """Every one of seat ``s``'s ``n`` candidates in ``P.cands`` (:func:`play_world`'s
     ``cur``, ``tile`` and ``what``: its discards, or its claims on a discard) played out in
     the same ``rollouts`` worlds (``mjsim advise``)."""
+    _base_bots(P, bots)
     P.played[:n] = 0
     for r in range(rollouts):
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
