@@ -225,7 +225,7 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
         "decline_below": values["lezi"] if lezi else 1,
         "feed_limit": values["baopai_threshold"] if values["baopai"] else 0,
         # 出冲: the discarder pays 2V, each other loser V; else the discarder alone
-        "deal_in": V.deal_in(2, 1) if values["ron_payment"] == RON_CHUCHONG else 256,
+        "deal_in": V.deal_in(2, 1) if values["ron_payment"] == RON_CHUCHONG else V.deal_in(1, 0),
     }
 
 
