@@ -20,14 +20,11 @@ from mjsim.game.position import position
 from mjsim.game.search import (
     COUNTS,
     DISCARD,
-    Z_DROP,
-    Z_LEAVE,
-    leader,
     search_policy,
-    settled,
     weigh,
     world,
 )
+from mjsim.game.sequential import Z_DROP, Z_LEAVE, leader, settled
 from mjsim.game.state import (
     CLAIM_BY_BOT,
     CLAIM_DECLINE,
@@ -264,16 +261,24 @@ def _decision(shift1: float, shift2: float, r: int = 16):
 
 def test_the_sequential_test_drops_the_worse_and_leaves_for_the_clearly_better():
     P, r, n = _decision(-2.0, +2.0)  # ±2 a world, s.e. 0.25: z ≈ ∓8
-    assert settled(P, r, n)
+    assert settled(P.payoffs, P.played, r, n)
     assert P.played[1] == -r and P.played[2] == r  # candidate 1 dropped after r worlds
-    assert leader(P, r, n) == 2
+    assert leader(P.payoffs, P.played, r, n) == 2
     P, r, n = _decision(-2.0, 0.25)  # candidate 2 ahead by about one s.e.: keep sampling
-    assert not settled(P, r, n) and leader(P, r, n) == 0 and P.played[2] == r
+    assert (
+        not settled(P.payoffs, P.played, r, n)
+        and leader(P.payoffs, P.played, r, n) == 0
+        and P.played[2] == r
+    )
     P, r, n = _decision(-2.0, -2.0)  # both worse: settled on the efficiency choice
-    assert settled(P, r, n) and leader(P, r, n) == 0 and (P.played[1:3] == -r).all()
+    assert (
+        settled(P.payoffs, P.played, r, n)
+        and leader(P.payoffs, P.played, r, n) == 0
+        and (P.played[1:3] == -r).all()
+    )
     P, r, n = _decision(0.0, 0.0)
     P.payoffs[:r, 1:3] = P.payoffs[:r, :1]  # equal in every world: nothing to learn
-    assert settled(P, r, n) and leader(P, r, n) == 0
+    assert settled(P.payoffs, P.played, r, n) and leader(P.payoffs, P.played, r, n) == 0
     assert Z_LEAVE > Z_DROP > 0
 
 

@@ -20,11 +20,9 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
   承包, 宝 multipliers: whatever the rule set pays);
 - **common random numbers**: every candidate is played in the same worlds (paired).
 
-The efficiency choice is the default, guarded by a sequential test (:func:`settled`,
-:func:`leader`): a candidate :data:`Z_DROP` paired standard errors below it is dropped, and
-the seat leaves it only for one :data:`Z_LEAVE` above it (about half the alternatives are
-clearly worse and a few percent better, ``bench_search.py --trace``: a lax test changes
-decisions for the worse by chance). Offered a win on another's discard that it may pass,
+The efficiency choice is the default, guarded by a sequential test
+(:mod:`mjsim.game.sequential`): a candidate 2 paired standard errors below it is dropped,
+and the seat leaves it only for one 2.5 above it. Offered a win on another's discard that it may pass,
 the seat weighs the win against the pass the same way (:func:`win_or_pass`), and with
 ``claims`` its pungs and chows against declining (:func:`claim`). Elsewhere (kongs, 报听,
 self-drawn wins, 吃听, claims without ``claims``) it plays as its base. Built on the tuned
@@ -56,6 +54,7 @@ from . import values as V
 from .decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options, may_pass_win
 from .evaluation import cost
 from .policy import DEFAULT_ROLLOUTS, HEURISTIC, register
+from .sequential import leader, paired_z, settled
 from .state import (
     CLAIM_BY_BOT,
     CLAIM_DECLINE,
@@ -112,13 +111,6 @@ HIDDEN, REAL_COST, WORLD_COST, REDRAWN, IMPOSSIBLE, CLAIMS_SEARCHED = range(6, 1
 #: the kinds of decision searched: a discard, a win or a pass on another's discard, a claim
 #: (a pung, a chow or neither) on it
 DISCARD, WIN, CLAIM = range(3)
-#: standard errors of a paired difference by which the leader must beat every other
-#: candidate still played to settle a decision early
-Z = 1.5
-#: standard errors above the efficiency choice a candidate needs to be chosen over it
-Z_LEAVE = 2.5
-#: standard errors below the efficiency choice that stop a candidate's rollouts
-Z_DROP = 2.0
 #: ``SearchPolicy.trace`` per candidate: worlds played, mean paired difference to the
 #: efficiency choice, its standard errors (row 0, the efficiency choice, stays zero)
 TRACE = ("worlds", "mean_diff", "z")
@@ -562,9 +554,13 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile, what):
     while r < P.params[MAX_ROLLOUTS]:
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         r += 1
-        if r >= P.params[MIN_ROLLOUTS] and r % CHECK_EVERY == 0 and settled(P, r, n):
+        if (
+            r >= P.params[MIN_ROLLOUTS]
+            and r % CHECK_EVERY == 0
+            and settled(P.payoffs, P.played, r, n)
+        ):
             break
-    best = leader(P, r, n)
+    best = leader(P.payoffs, P.played, r, n)
     at = 0 if what == DISCARD else 3 if what == WIN else CLAIMS_SEARCHED  # its :data:`COUNTS`
     P.counts[at] += 1
     P.counts[at + 1] += r
@@ -578,7 +574,7 @@ def _rollouts(P, G, S, W, wall, rec, bots, dice_seed, s, n, cur, tile, what):
                 total += P.payoffs[i, c] - P.payoffs[i, 0]
             P.trace[k, c, 0] = m
             P.trace[k, c, 1] = total / m
-            P.trace[k, c, 2] = _paired(P.payoffs, m, np.int64(c), np.int64(0))
+            P.trace[k, c, 2] = paired_z(P.payoffs, m, np.int64(c), np.int64(0))
     return best
 
 
@@ -591,67 +587,3 @@ def weigh(P, G, S, W, wall, rec, bots, dice_seed, s, n, rollouts, cur, tile, wha
     P.played[:n] = 0
     for r in range(rollouts):
         play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
-
-
-@njit_borrowed
-def leader(P, r, n):
-    """Among the candidates played in all ``r`` worlds, the one with the highest mean
-    payoff of those :data:`Z_LEAVE` standard errors above the efficiency choice; 0 (the
-    efficiency choice) where none is."""
-    X = P.payoffs
-    best = 0
-    top = -np.inf
-    for c in range(1, n):
-        if P.played[c] == r and _paired(X, r, c, np.int64(0)) > Z_LEAVE:
-            total = X[:r, c].sum()
-            if total > top:
-                best, top = c, total
-    return best
-
-
-@njit_borrowed
-def settled(P, r, n):
-    """Drop (stop playing) the candidates :data:`Z_DROP` standard errors below the
-    efficiency choice or equal to it in every world; whether the decision is settled: no
-    candidate left but the efficiency choice, or the leader (:func:`leader`)
-    :data:`Z` standard errors above every other candidate still played."""
-    X = P.payoffs
-    left = 0
-    for c in range(1, n):
-        if P.played[c] == r:
-            z = _paired(X, r, c, np.int64(0))
-            if np.isnan(z) or z < -Z_DROP:
-                P.played[c] = -r  # dropped after r worlds
-            else:
-                left += 1
-    if left == 0:
-        return True
-    best = leader(P, r, n)
-    if best == 0:
-        return False
-    for c in range(1, n):
-        if c != best and P.played[c] == r:
-            z = _paired(X, r, best, c)
-            if not np.isnan(z) and z <= Z:
-                return False
-    return True
-
-
-@njit_borrowed
-def _paired(X, r, a, b):
-    """The paired difference of candidates ``a`` and ``b`` over ``r`` worlds in standard
-    errors (±inf where every world gives the same difference; NaN where none differs, or
-    with one world only)."""
-    if r < 2:
-        return np.nan
-    mean = 0.0
-    for i in range(r):
-        mean += X[i, a] - X[i, b]
-    mean /= r
-    var = 0.0
-    for i in range(r):
-        var += (X[i, a] - X[i, b] - mean) ** 2
-    se = np.sqrt(var / (r - 1) / r)
-    if se == 0.0:
-        return np.inf if mean > 0 else np.nan if mean == 0 else -np.inf
-    return mean / se
