@@ -223,13 +223,24 @@ def compare_cmd(
 
             theta = player_to_start(base, "--adapt-from", adapt_from, any_options=True)
             start = (tuple(float(x) for x in theta), adapt_from)
-        sizes = (adapt_hands, adapt_test_hands)
-        args = (baseline, variants, n, seed, adapt_seed, adapt_budget, players, out, start, sizes)
+        run = {
+            "baseline": baseline,
+            "variants": variants,
+            "n": n,
+            "seed": seed,
+            "train_seed": adapt_seed,
+            "budget": adapt_budget,
+            "folder": players,
+            "out": out,
+            "start": start,
+            "hands": adapt_hands,
+            "test_hands": adapt_test_hands,
+        }
         kept: dict[str, Any] = {}
         if out is not None:
-            write_resumable(out, lambda: kept.update(r=_adapted(*args, scheduler, progress)))
+            write_resumable(out, lambda: kept.update(r=_adapted(run, scheduler, progress)))
         else:
-            kept["r"] = _adapted(*args, scheduler, progress)
+            kept["r"] = _adapted(run, scheduler, progress)
         result = kept["r"]
         if report is not None:
             from ..report.adapt_report import write_adapt_report
@@ -282,11 +293,10 @@ def compare_cmd(
         console.print(f"report: {result['report']}")
 
 
-def _adapted(
-    baseline, variants, n, seed, train_seed, budget, players, out, start, sizes, scheduler, progress
-) -> dict[str, Any]:
-    """``compare --adapt``'s run (:func:`mjsim.stats.adapt.adapt_compare`), with a bar for
-    each player trained."""
+def _adapted(run: dict[str, Any], scheduler: str | None, progress: bool) -> dict[str, Any]:
+    """``compare --adapt``'s run: :func:`mjsim.stats.adapt.adapt_compare` with the keyword
+    arguments ``run``, on the cluster at ``scheduler`` where given, with a bar for each
+    player trained."""
     from contextlib import ExitStack
 
     from ..progress import progress_bar
@@ -294,6 +304,8 @@ def _adapted(
 
     with ExitStack() as stack:
         handle = stack.enter_context(executor.cluster(scheduler))
+
+        budget = run["budget"]
 
         def on_training(rules):
             advance = stack.enter_context(
@@ -307,22 +319,7 @@ def _adapted(
 
             return show
 
-        return adapt_compare(
-            baseline,
-            variants,
-            n=n,
-            seed=seed,
-            train_seed=train_seed,
-            budget=budget,
-            folder=players,
-            out=out,
-            scheduler=handle,
-            progress=progress,
-            on_training=on_training,
-            start=start,
-            hands=sizes[0],
-            test_hands=sizes[1],
-        )
+        return adapt_compare(**run, scheduler=handle, progress=progress, on_training=on_training)
 
 
 def print_adapt(result: dict[str, Any]) -> None:

@@ -479,8 +479,8 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
     dropped one's is minus the worlds it was played in) played out in it: seat ``s``'s net
     payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``; the world's
     redraws and hidden seats counted in ``P.counts``. A candidate is, as ``what`` says
-    (:data:`DISCARD` …), seat ``s``'s discard, or its win-or-pass or claim choice on the
-    ``tile`` that ``cur`` has just discarded; each seat plays on as ``P.base`` says
+    (:data:`DISCARD` …), seat ``s``'s discard (``cur`` is ``s``), or its win-or-pass or
+    claim choice on the ``tile`` that ``cur`` has just discarded; each seat plays on as ``P.base`` says
     (:func:`_base_bots`, filled by the decision)."""
     salt = _SALT if what == DISCARD else _SALT_WIN if what == WIN else _SALT_CLAIM
     key = mix(np.uint64(dice_seed) ^ salt)
@@ -505,38 +505,16 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
         copy_state(P.world, P.roll)
         copy_array(P.wall, P.roll_wall)
         copy_array(rec, P.rec)
+        forced, mode = P.cands[c], np.int64(0)  # a discard: ``cur`` is seat ``s`` itself
+        if what != DISCARD:
+            P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
+            forced, mode = tile, np.int64(1 if what == WIN else 2)  # a claim: nobody won on it
         # EN.play_from, an attribute of the module: numba types a call of a bare global
         # whose compile is under way (the search's own hand loop) as a recursive one, whose
         # cached code names this signature of the hand loop by a process-local id
-        if what == DISCARD:
-            EN.play_from(
-                G,
-                P.roll,
-                W,
-                P.inner,
-                P.roll_wall,
-                P.base,
-                dice_seed,
-                P.rec,
-                s,
-                P.cands[c],
-                np.int64(0),
-            )
-        else:
-            P.roll.status[s, ST_RON if what == WIN else ST_CLAIM] = P.cands[c]
-            EN.play_from(
-                G,
-                P.roll,
-                W,
-                P.inner,
-                P.roll_wall,
-                P.base,
-                dice_seed,
-                P.rec,
-                cur,
-                tile,
-                np.int64(1 if what == WIN else 2),
-            )  # a claim: nobody won on it
+        EN.play_from(
+            G, P.roll, W, P.inner, P.roll_wall, P.base, dice_seed, P.rec, cur, forced, mode
+        )
         P.payoffs[r, c] = P.rec[R.C_PAY + s]
         won = P.rec[R.C_OUTCOME] == R.OUT_WIN and (P.rec[R.C_WINNERS] >> s) & 1 == 1
         P.won[r, c] = 1 if won else 0
