@@ -22,8 +22,8 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
 
 The efficiency choice is the default, guarded by a sequential test
 (:mod:`mjsim.game.sequential`): a candidate 2 paired standard errors below it is dropped,
-and the seat leaves it only for one 2.5 above it. Offered a win on another's discard that it may pass,
-the seat weighs the win against the pass the same way (:func:`win_or_pass`), and with
+and the seat leaves it only for one 2.5 above it. Offered a win on another's discard that
+it may pass, the seat weighs the win against the pass the same way (:func:`win_or_pass`), and with
 ``claims`` its pungs and chows against declining (:func:`claim`). Elsewhere (kongs, 报听,
 self-drawn wins, 吃听, claims without ``claims``) it plays as its base. Built on the tuned
 player, its base's choice is the default (candidate 0) and the efficiency bot's ranking
@@ -86,7 +86,7 @@ from .wins import assess, ready_undeclared
 #: weighs them always)
 #: ``base``: the player the search seat is built on, which makes every choice it does not
 #: search, ranks its candidates first and plays it in the rollouts (0: the efficiency bot;
-#: 1: the line-up's tuned player, :data:`BASES`)
+#: 1: the line-up's tuned player, :func:`built_on_tuned`)
 # fmt: off
 PARAMS = ("min_rollouts", "max_rollouts", "candidates", "max_cost", "spread", "tempo", "claims",
           "base")
@@ -230,6 +230,7 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     _base_bots(P, bots)
     choice = PO.discard(P.inner, G, S, W, wall, rec, P.base, dice_seed, s)
     if P.params[BASE]:  # the efficiency bot's evaluation in W ranks the other candidates
+        # (a searched decision leaves its evaluation's key and cost, as for base 0)
         key, c = S.status[s, ST_KEY], S.status[s, ST_COST]
         B.choose_discard(G, S, W, s, np.int64(R.BOT_EFFICIENCY))
         S.status[s, ST_KEY], S.status[s, ST_COST] = key, c
@@ -480,8 +481,8 @@ def play_world(P, G, S, W, wall, rec, bots, dice_seed, s, n, r, cur, tile, what)
     payment into ``P.payoffs[r, c]``, whether it won into ``P.won[r, c]``; the world's
     redraws and hidden seats counted in ``P.counts``. A candidate is, as ``what`` says
     (:data:`DISCARD` …), seat ``s``'s discard (``cur`` is ``s``), or its win-or-pass or
-    claim choice on the ``tile`` that ``cur`` has just discarded; each seat plays on as ``P.base`` says
-    (:func:`_base_bots`, filled by the decision)."""
+    claim choice on the ``tile`` that ``cur`` has just discarded; each seat plays on as
+    ``P.base`` says (:func:`_base_bots`, filled by the decision)."""
     salt = _SALT if what == DISCARD else _SALT_WIN if what == WIN else _SALT_CLAIM
     key = mix(np.uint64(dice_seed) ^ salt)
     seed = index_seed(key, S.pos[P_TURNS] * MAX_WORLDS + r)
