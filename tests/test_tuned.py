@@ -262,9 +262,10 @@ def _built_on_tuned(monkeypatch, candidates: int) -> None:
 def test_a_search_seat_built_on_the_tuned_player(monkeypatch):
     """Built on the tuned player, a search seat with one candidate plays exactly as a tuned
     seat — its discards, claims and passed wins (a player that melds nothing and passes
-    small wins) — and with three candidates at the efficiency point exactly as the search
-    built on the efficiency bot, in the hand and in its rollouts. Without tuned seats, or
-    with two tuned players, there is nothing to build on: a clear error."""
+    small wins: it passes one here) — and with three candidates at the efficiency point
+    exactly as the search built on the efficiency bot (the base's choice first, the others
+    ranked by the efficiency bot). Without tuned seats, or with two tuned players, there is
+    nothing to build on: a clear error."""
     n = 48
     theta = np.tile(np.array(EFFICIENCY), (4, 1))
     theta[:, INDEX["claim_bias"]] = 1.5
@@ -273,6 +274,7 @@ def test_a_search_seat_built_on_the_tuned_player(monkeypatch):
     tuned = play_rows("changsha", 7, 0, n, "tuned", theta=theta)
     searched = play_rows("changsha", 7, 0, n, "search:16,efficiency,efficiency,efficiency")
     assert (tuned != play_rows("changsha", 7, 0, n, "efficiency")).any()
+    assert (tuned[:, columns("changsha").index("passed")] != 0).any()
     _built_on_tuned(monkeypatch, 1)
     lineup = "search:16,tuned,tuned,tuned"
     assert (play_rows("changsha", 7, 0, n, lineup, theta=theta) == tuned).all()
