@@ -42,6 +42,7 @@ from mjsim.game.state import (
     new_state,
     reset_state,
 )
+from mjsim.game.tuned import EFFICIENCY, INDEX, tuned_policy
 from mjsim.game.wall import deal
 from mjsim.game.wins import assess, ready_undeclared
 from mjsim.notation import parse_hand
@@ -127,19 +128,47 @@ def test_a_world_keeps_every_tile_when_the_others_keep_theirs():
         assert (again == hidden).all()
 
 
-def _mid_hand(declare: int):
+def _mid_hand(declare: int | None = None):
     """A Changsha position (``mjsim advise``'s): seat 0 to discard, seats 1 and 2 having
-    thrown six tiles each, seat 3 none yet; the rules' 报听 set to ``declare`` (a copy of
-    the tables: the cached configuration unchanged; Changsha's compiled search)."""
+    thrown six tiles each, seat 3 none yet; the rules' 报听 set to ``declare`` where given
+    (a copy of the tables: the cached configuration unchanged; Changsha's compiled search)."""
     rs = load_rules("changsha")
     seen = np.zeros(34, np.int64)
     seen[[0, 2, 6, 9, 11, 15, 18, 20, 24]] = 2  # 1, 3 and 7 of each suit, twice
     G, S, W, wall = position(rs, parse_hand("2258m2588p22558s9m", rs), seen, None, 0, 0, 5)
     S.discards[1] += S.discards[3]
     S.discards[3] = 0
+    if declare is None:
+        return G, S, W, wall
     cfg = G.cfg.copy()
     cfg[V.DECLARE] = declare
     return G._replace(cfg=cfg), S, W, wall
+
+
+def _weigh_9m(P, G, S, W, wall, bots: np.ndarray, worlds: int) -> None:
+    """Seat 0's discard of 9m in :func:`_mid_hand`'s position played out in ``worlds``
+    worlds of seed 3 by :func:`weigh` (``mjsim advise``'s path), the seats' bots ``bots``."""
+    P.cands[0] = 8  # 9m
+    rec = np.zeros(len(columns("changsha")), np.int32)
+    rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
+    SC.reset_record(G, rec)
+    one, zero = np.int64(1), np.int64(0)
+    weigh(
+        P,
+        G,
+        S,
+        W,
+        wall,
+        rec,
+        bots,
+        np.uint64(3),
+        zero,
+        one,
+        np.int64(worlds),
+        zero,
+        np.int64(-1),
+        np.int64(DISCARD),
+    )
 
 
 def _ready(hand: np.ndarray) -> bool:
@@ -184,26 +213,7 @@ def test_the_search_redraws_a_world_a_seat_could_not_be_in():
     for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
         G, S, W, wall = _mid_hand(declare)
         P = search_policy(wall.size, len(columns("changsha")), 16, candidates=1)
-        P.cands[0] = 8  # 9m
-        rec = np.zeros(len(columns("changsha")), np.int32)
-        rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
-        SC.reset_record(G, rec)
-        weigh(
-            P,
-            G,
-            S,
-            W,
-            wall,
-            rec,
-            np.zeros(4, np.int64),
-            np.uint64(3),
-            np.int64(0),
-            np.int64(1),
-            np.int64(16),
-            np.int64(0),
-            np.int64(-1),
-            np.int64(DISCARD),
-        )
+        _weigh_9m(P, G, S, W, wall, np.zeros(4, np.int64), 16)
         c = dict(zip(COUNTS, P.counts))
         redrawn[declare] = c["redrawn"]
         assert c["impossible"] == 0
@@ -446,3 +456,33 @@ def test_search_budgets_in_the_lineup():
         parse_bots("value:3")
     with pytest.raises(ValueError, match="from 1 to 4096"):
         parse_bots("search:x,efficiency,efficiency,efficiency")
+
+
+def _rollout_payoffs(theta: np.ndarray, base: int) -> np.ndarray:
+    """Seat 0's payoffs of discarding 9m in 64 worlds of :func:`_mid_hand`'s position, the
+    others tuned seats of ``theta``, the search seat built on ``base``."""
+    G, S, W, wall = _mid_hand()
+    P = search_policy(
+        wall.size,
+        len(columns("changsha")),
+        64,
+        inner=tuned_policy(theta),
+        candidates=1,
+        base=base,
+    )
+    bots = np.array([R.BOT_SEARCH, R.BOT_TUNED, R.BOT_TUNED, R.BOT_TUNED], np.int64)
+    _weigh_9m(P, G, S, W, wall, bots, 64)
+    return P.payoffs[:64, 0].copy()
+
+
+def test_the_rollouts_of_a_search_seat_built_on_the_tuned_player_play_it():
+    """In its rollouts a search seat built on the tuned player plays that player: in the
+    same worlds its payoffs differ from the search built on the efficiency bot where the
+    player passes every discarded win below 8 units (the seat waits on 将将胡, 6 units),
+    and equal them at the efficiency point."""
+    plain = np.tile(np.array(EFFICIENCY), (4, 1))
+    passer = plain.copy()
+    passer[:, INDEX["decline_units"]] = 8.0
+    passer[:, INDEX["decline_left"]] = 0.0
+    assert np.array_equal(_rollout_payoffs(plain, 1), _rollout_payoffs(plain, 0))
+    assert not np.array_equal(_rollout_payoffs(passer, 1), _rollout_payoffs(passer, 0))

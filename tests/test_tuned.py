@@ -18,8 +18,6 @@ import numpy as np
 import pytest
 
 import mjsim.game.play as play_mod
-from mjsim.game import record as R
-from mjsim.game import scoring as SC
 from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
@@ -31,11 +29,9 @@ from mjsim.game.players import (
     read_player,
     theta_rows,
 )
-from mjsim.game.position import position
 from mjsim.game.scoring import caishen
-from mjsim.game.search import built_on_tuned, search_policy, weigh
+from mjsim.game.search import built_on_tuned, search_policy
 from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS, tuned_policy
-from mjsim.notation import parse_hand
 from mjsim.rules import load_rules
 
 #: hands of each line-up in every rule set (``MJSIM_FULL=1``: 2,000)
@@ -290,35 +286,3 @@ def test_a_search_seat_built_on_the_tuned_player(monkeypatch):
     two = np.array([[0.0], [1.0], [2.0], [1.0]])
     with pytest.raises(ValueError, match="needs one tuned player in the line-up"):
         built_on_tuned(("search", "tuned", "tuned:other.json", "tuned"), two)
-
-
-def _rollout_payoffs(theta: np.ndarray, base: int) -> np.ndarray:
-    """Seat 0's payoffs of discarding 9m in 64 worlds of a Changsha position (``mjsim
-    advise``'s), the others tuned seats of ``theta``, the search seat built on ``base``."""
-    rs = load_rules("changsha")
-    seen = np.zeros(34, np.int64)
-    seen[[0, 2, 6, 9, 11, 15, 18, 20, 24]] = 2
-    G, S, W, wall = position(rs, parse_hand("2258m2588p22558s9m", rs), seen, None, 0, 0, 5)
-    cols = columns("changsha")
-    P = search_policy(wall.size, len(cols), 64, inner=tuned_policy(theta), candidates=1, base=base)
-    P.cands[0] = 8  # 9m
-    rec = np.zeros(len(cols), np.int32)
-    rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
-    SC.reset_record(G, rec)
-    bots = np.array([R.BOT_SEARCH, R.BOT_TUNED, R.BOT_TUNED, R.BOT_TUNED], np.int64)
-    one, zero, worlds = np.int64(1), np.int64(0), np.int64(64)
-    weigh(P, G, S, W, wall, rec, bots, np.uint64(3), zero, one, worlds, zero, np.int64(-1), zero)
-    return P.payoffs[:64, 0].copy()
-
-
-def test_the_rollouts_of_a_search_seat_built_on_the_tuned_player_play_it():
-    """In its rollouts a search seat built on the tuned player plays that player: in the
-    same worlds its payoffs differ from the search built on the efficiency bot where the
-    player passes every discarded win below 8 units (the seat waits on 将将胡, 6 units),
-    and equal them at the efficiency point."""
-    plain = np.tile(np.array(EFFICIENCY), (4, 1))
-    passer = plain.copy()
-    passer[:, INDEX["decline_units"]] = 8.0
-    passer[:, INDEX["decline_left"]] = 0.0
-    assert np.array_equal(_rollout_payoffs(plain, 1), _rollout_payoffs(plain, 0))
-    assert not np.array_equal(_rollout_payoffs(passer, 1), _rollout_payoffs(passer, 0))

@@ -202,10 +202,11 @@ def built_on_tuned(names: tuple[str, ...], theta: np.ndarray) -> np.ndarray:
             f"a search seat built on the tuned player needs one tuned player in the line-up, "
             f"got {','.join(names)}"
         )
+    (row,) = tuned
     rows = np.array(theta, dtype=np.float64)
     for s, n in enumerate(names):
         if n.partition(":")[0] == "search":
-            rows[s] = next(iter(tuned))
+            rows[s] = row
     return rows
 
 
