@@ -47,7 +47,7 @@ import store
 
 import mjsim.game.play as play_mod
 from mjsim.game import record as R
-from mjsim.game.play import columns, game_length, make_policy, play_rows
+from mjsim.game.play import columns, game_length, play_rows
 from mjsim.game.players import shipped_path
 from mjsim.game.search import COUNTS, PARAMS, TRACE, built_on_tuned, search_policy
 from mjsim.rules import load_rules
@@ -88,27 +88,26 @@ def counted_rows(
     """``play_rows`` with the search's ``params`` and its counts summed over the threads'
     policies."""
 
-    def making(names, wall_size, rec_size, theta=None):
+    def making(names, G, wall_size, rec_size, theta=None):
         if params.get("base"):
             theta = built_on_tuned(names, theta)
-        inner = make_policy(names, wall_size, rec_size, theta).inner  # the tuned seats'
-        return search_policy(wall_size, rec_size, rollouts, inner=inner, **params)
+        return search_policy(G, wall_size, rec_size, rollouts, theta=theta, **params)
 
     with policies(making) as made:
         rows = play_rows(rules, seed, 0, n, bots)
-    return rows, sum(p.counts for p in made if hasattr(p, "counts"))
+    return rows, sum(p.search.counts for p in made)
 
 
 def traced(rules: str, seed: int, hands: int, worlds: int) -> np.ndarray:
     """The :data:`TRACE` of every decision of one search seat over ``hands`` hands, each
     candidate played in ``worlds`` worlds: (decisions, candidates, TRACE)."""
 
-    def tracing(names, wall_size, rec_size, theta=None):
-        return search_policy(wall_size, rec_size, worlds, trace=100_000, min_rollouts=worlds)
+    def tracing(names, G, wall_size, rec_size, theta=None):
+        return search_policy(G, wall_size, rec_size, worlds, trace=100_000, min_rollouts=worlds)
 
     with policies(tracing) as made:
         play_rows(rules, seed, 0, hands, lineup(0, worlds))
-    return np.concatenate([p.trace[: p.counts[0]] for p in made])
+    return np.concatenate([p.search.trace[: p.search.counts[0]] for p in made])
 
 
 def room(rules: str, seed: int, hands: int, worlds: int, run: store.Run) -> None:

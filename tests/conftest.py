@@ -1,8 +1,8 @@
 """The test session's set-up: numba's cache warmed once, on every core, before any test.
 
-The game engine compiles once per policy (the heuristic bots, the search bot, tuned seats)
-and each scoring model's hooks once (:mod:`mjsim.game.scoring`), and the deal, shanten and
-exact kernels once each. Cold, in one process, the suite would compile them
+The game engine compiles once, each policy's hooks once (the heuristic bots', the search
+bot's, tuned seats': :mod:`mjsim.game.policy`) and each scoring model's hooks once
+(:mod:`mjsim.game.scoring`), and the deal, shanten and exact kernels once each. Cold, in one process, the suite would compile them
 one after the other; here child processes compile them side by side (one per core, each
 writing numba's cache next to the sources), then the tests — in this process, or in
 pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.
@@ -87,12 +87,6 @@ JOBS = (
         "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
         "import mjsim; mjsim.shanten('123m456p789s1122z')",
         after="changsha",
-    ),
-    Job(
-        "search+tuned",
-        "from mjsim.game.play import play_rows; "
-        "play_rows('changsha', 0, 0, 16, 'search:16,tuned:efficiency,tuned:efficiency,tuned:efficiency')",
-        after="tuned",
     ),
     Job(
         "other models",

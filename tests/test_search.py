@@ -16,10 +16,13 @@ from mjsim.game.config import game_config
 from mjsim.game.decisions import CLAIM_CHOW, CLAIM_PUNG, claim_on, claim_options
 from mjsim.game.evaluation import cost
 from mjsim.game.play import columns, parse_bots, play_rows, with_rollouts
+from mjsim.game.policy import search_buffers
 from mjsim.game.position import position
 from mjsim.game.search import (
     COUNTS,
     DISCARD,
+    PARAMS,
+    TRACE,
     search_policy,
     weigh,
     world,
@@ -42,7 +45,7 @@ from mjsim.game.state import (
     new_state,
     reset_state,
 )
-from mjsim.game.tuned import EFFICIENCY, INDEX, tuned_policy
+from mjsim.game.tuned import EFFICIENCY, INDEX
 from mjsim.game.wall import deal
 from mjsim.game.wins import assess, ready_undeclared
 from mjsim.notation import parse_hand
@@ -80,7 +83,7 @@ def _dealt(rules: str, seed: int):
 @pytest.mark.parametrize("rules", ["changsha", "caishen16"])  # their worlds warmed (conftest)
 def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
     G, S, W, wall = _dealt(rules, 5)
-    P = search_policy(wall.size, len(columns(rules)))
+    P = search_policy(G, wall.size, len(columns(rules)))
     bots = np.zeros(4, np.int64)
     lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
     live = np.zeros(len(wall), bool)
@@ -91,20 +94,22 @@ def test_a_world_redeals_only_what_the_seat_cannot_see(rules):
     worlds = []
     for seed in (1, 2, 1):
         world(P, G, S, W, wall, bots, np.int64(0), np.uint64(seed))
-        X = P.world
+        X = P.search.world
         assert (S.concealed == before).all()  # the real hand is untouched
         assert (X.status[:, ST_CLAIM] == CLAIM_BY_BOT).all()  # not made with its tiles
         for s in (0, 2):  # the seat's own tiles and a declared seat's stay
             assert (X.concealed[s] == before[s]).all()
         for s in (1, 3):
             assert X.concealed[s].sum() == before[s].sum()
-        assert (P.wall[~live] == wall[~live]).all()  # bonus tiles, the reserve, the dealt
+        assert (P.search.wall[~live] == wall[~live]).all()  # bonus tiles, the reserve, the dealt
         hidden = before[1] + before[3] + np.bincount(wall[live], minlength=34)[:34]
-        again = X.concealed[1] + X.concealed[3] + np.bincount(P.wall[live], minlength=34)[:34]
+        again = (
+            X.concealed[1] + X.concealed[3] + np.bincount(P.search.wall[live], minlength=34)[:34]
+        )
         assert (again == hidden).all()  # every tile kept, no fifth copy
         for s in (1, 3):
             assert X.status[s, ST_COST] == cost(G, X, W, np.int64(s), X.concealed[s])
-        worlds.append((X.concealed.copy(), P.wall.copy()))
+        worlds.append((X.concealed.copy(), P.search.wall.copy()))
     assert (worlds[0][0] == worlds[2][0]).all() and (worlds[0][1] == worlds[2][1]).all()
     assert not (worlds[0][1] == worlds[1][1]).all()
 
@@ -115,16 +120,16 @@ def test_a_world_keeps_every_tile_when_the_others_keep_theirs():
     G, S, W, wall = _dealt("changsha", 5)
     S.status[2, ST_DECLARED] = 0
     S.discards[1, 0], S.discards[3, 5] = 6, 9  # only their number is read
-    P = search_policy(wall.size, len(columns("changsha")))
+    P = search_policy(G, wall.size, len(columns("changsha")))
     lo, hi = int(S.pos[P_HEAD]), int(S.pos[P_TAIL] - G.cfg[V.RESERVE])
     before = S.concealed.copy()
     hidden = before[1:].sum(axis=0) + np.bincount(wall[lo:hi], minlength=34)[:34]
     for seed in range(1, 6):
         world(P, G, S, W, wall, np.zeros(4, np.int64), np.int64(0), np.uint64(seed))
-        X = P.world
+        X = P.search.world
         assert (X.concealed[0] == before[0]).all()
         assert (X.concealed.sum(axis=1) == before.sum(axis=1)).all()
-        again = X.concealed[1:].sum(axis=0) + np.bincount(P.wall[lo:hi], minlength=34)[:34]
+        again = X.concealed[1:].sum(axis=0) + np.bincount(P.search.wall[lo:hi], minlength=34)[:34]
         assert (again == hidden).all()
 
 
@@ -148,7 +153,7 @@ def _mid_hand(declare: int | None = None):
 def _weigh_9m(P, G, S, W, wall, bots: np.ndarray, worlds: int) -> None:
     """Seat 0's discard of 9m in :func:`_mid_hand`'s position played out in ``worlds``
     worlds of seed 3 by :func:`weigh` (``mjsim advise``'s path), the seats' bots ``bots``."""
-    P.cands[0] = 8  # 9m
+    P.search.cands[0] = 8  # 9m
     rec = np.zeros(len(columns("changsha")), np.int32)
     rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
     SC.reset_record(G, rec)
@@ -186,10 +191,10 @@ def test_a_world_is_possible_unless_a_seat_holds_a_hand_it_would_have_declared()
     impossible = 0
     for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
         G, S, W, wall = _mid_hand(declare)
-        P = search_policy(wall.size, len(columns("changsha")))
+        P = search_policy(G, wall.size, len(columns("changsha")))
         for seed in range(1, 41):
             possible = world(P, G, S, W, wall, bots, np.int64(0), np.uint64(seed))
-            X = P.world
+            X = P.search.world
             assert X.concealed[1:].sum(axis=1).tolist() == [13, 13, 13]
             ready = [_ready(X.concealed[o]) for o in (1, 2, 3)]
             if declare == V.DECLARE_NONE:
@@ -212,12 +217,12 @@ def test_the_search_redraws_a_world_a_seat_could_not_be_in():
     redrawn = {}
     for declare in (V.DECLARE_NONE, V.DECLARE_OPTIONAL):
         G, S, W, wall = _mid_hand(declare)
-        P = search_policy(wall.size, len(columns("changsha")), 16, candidates=1)
+        P = search_policy(G, wall.size, len(columns("changsha")), 16, candidates=1)
         _weigh_9m(P, G, S, W, wall, np.zeros(4, np.int64), 16)
-        c = dict(zip(COUNTS, P.counts))
+        c = dict(zip(COUNTS, P.search.counts))
         redrawn[declare] = c["redrawn"]
         assert c["impossible"] == 0
-        assert not any(_ready(P.world.concealed[o]) for o in (1, 2))
+        assert not any(_ready(P.search.world.concealed[o]) for o in (1, 2))
     assert redrawn[V.DECLARE_NONE] == 0 < redrawn[V.DECLARE_OPTIONAL]
 
 
@@ -226,13 +231,13 @@ def _hidden_costs(rules: str, tempo: int, monkeypatch) -> tuple[float, float]:
     cost really and in the worlds."""
     made = []
 
-    def counting(names, wall_size, rec_size, theta=None):
-        made.append(search_policy(wall_size, rec_size, 16, tempo=tempo))
+    def counting(names, G, wall_size, rec_size, theta=None):
+        made.append(search_policy(G, wall_size, rec_size, 16, tempo=tempo))
         return made[-1]
 
     monkeypatch.setattr(play_mod, "make_policy", counting)
     play_rows(rules, 7, 0, N, "search:16,efficiency,efficiency,efficiency")
-    c = dict(zip(COUNTS, sum(p.counts for p in made)))
+    c = dict(zip(COUNTS, sum(p.search.counts for p in made)))
     return c["real_cost"] / c["hidden"], c["world_cost"] / c["hidden"]
 
 
@@ -248,8 +253,8 @@ def test_worlds_with_tempo_are_as_far_along_as_the_others_are(monkeypatch):
 def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
     want = play_rows(RULES, 7, 0, N, "efficiency")
 
-    def one(names, wall_size, rec_size, theta=None):
-        return search_policy(wall_size, rec_size, 16, candidates=1)
+    def one(names, G, wall_size, rec_size, theta=None):
+        return search_policy(G, wall_size, rec_size, 16, candidates=1)
 
     monkeypatch.setattr(play_mod, "make_policy", one)
     assert (play_rows(RULES, 7, 0, N, SEARCH) == want).all()
@@ -258,7 +263,7 @@ def test_one_candidate_plays_as_the_efficiency_bot(monkeypatch):
 def _decision(shift1: float, shift2: float, r: int = 16):
     """A decision's payoffs over ``r`` worlds: the efficiency choice noise, candidates 1 and
     2 the same noise shifted (the shift's paired difference has the spread of ``jitter``)."""
-    P = search_policy(136, 10, 64)
+    P = search_buffers(136, 10, 64, 3, (0, len(TRACE)), [0] * len(PARAMS), len(COUNTS))
     rng = np.random.default_rng(3)
     base = rng.normal(0.0, 5.0, r)
     jitter = rng.normal(0.0, 1.0, (r, 2))
@@ -298,13 +303,13 @@ def test_a_dropped_candidate_was_behind_and_played_no_more(monkeypatch):
     was dropped: 2 s.e. behind the efficiency choice or equal to it in every world."""
     made = []
 
-    def tracing(names, wall_size, rec_size, theta=None):
-        made.append(search_policy(wall_size, rec_size, 64, trace=10_000))
+    def tracing(names, G, wall_size, rec_size, theta=None):
+        made.append(search_policy(G, wall_size, rec_size, 64, trace=10_000))
         return made[-1]
 
     monkeypatch.setattr(play_mod, "make_policy", tracing)
     play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
-    trace = np.concatenate([p.trace[: p.counts[0]] for p in made])
+    trace = np.concatenate([p.search.trace[: p.search.counts[0]] for p in made])
     worlds, z = trace[:, 1:, 0], trace[:, 1:, 2]
     played = worlds > 0
     assert played.any() and (trace[:, 0] == 0).all()
@@ -321,13 +326,13 @@ def test_wins_are_weighed_against_passes(monkeypatch):
     hands it passed in (at most once a hand), and never an efficiency seat's."""
     made = []
 
-    def counting(names, wall_size, rec_size, theta=None):
-        made.append(search_policy(wall_size, rec_size, 64))
+    def counting(names, G, wall_size, rec_size, theta=None):
+        made.append(search_policy(G, wall_size, rec_size, 64))
         return made[-1]
 
     monkeypatch.setattr(play_mod, "make_policy", counting)
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
-    counts = dict(zip(COUNTS, sum(p.counts for p in made)))
+    counts = dict(zip(COUNTS, sum(p.search.counts for p in made)))
     passed = rows[:, columns(RULES).index("passed")]
     assert (passed & 0b1110 == 0).all()
     assert ((passed == 1).sum() > 0) == (counts["passed"] > 0)
@@ -401,13 +406,13 @@ def test_claims_are_weighed(monkeypatch):
     exactly where a claim decision changed."""
     made = []
 
-    def counting(names, wall_size, rec_size, theta=None, **params):
-        made.append(search_policy(wall_size, rec_size, 64, **params))
+    def counting(names, G, wall_size, rec_size, theta=None, **params):
+        made.append(search_policy(G, wall_size, rec_size, 64, **params))
         return made[-1]
 
     monkeypatch.setattr(play_mod, "make_policy", lambda *a: counting(*a, claims=1))
     rows = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
-    counts = dict(zip(COUNTS, sum(p.counts for p in made)))
+    counts = dict(zip(COUNTS, sum(p.search.counts for p in made)))
     assert counts["claims_searched"] > 0
     assert (
         16 * counts["claims_searched"] <= counts["claims_worlds"] <= 64 * counts["claims_searched"]
@@ -416,7 +421,7 @@ def test_claims_are_weighed(monkeypatch):
     made.clear()
     monkeypatch.setattr(play_mod, "make_policy", counting)
     without = play_rows(RULES, 7, 0, N, "search:64,efficiency,efficiency,efficiency")
-    assert sum(p.counts for p in made)[COUNTS.index("claims_searched")] == 0
+    assert sum(p.search.counts for p in made)[COUNTS.index("claims_searched")] == 0
     assert (without != rows).any() == (counts["claims_changed"] > 0)
 
 
@@ -463,16 +468,17 @@ def _rollout_payoffs(theta: np.ndarray, base: int) -> np.ndarray:
     others tuned seats of ``theta``, the search seat built on ``base``."""
     G, S, W, wall = _mid_hand()
     P = search_policy(
+        G,
         wall.size,
         len(columns("changsha")),
         64,
-        inner=tuned_policy(theta),
+        theta=theta,
         candidates=1,
         base=base,
     )
     bots = np.array([R.BOT_SEARCH, R.BOT_TUNED, R.BOT_TUNED, R.BOT_TUNED], np.int64)
     _weigh_9m(P, G, S, W, wall, bots, 64)
-    return P.payoffs[:64, 0].copy()
+    return P.search.payoffs[:64, 0].copy()
 
 
 def test_the_rollouts_of_a_search_seat_built_on_the_tuned_player_play_it():

@@ -31,7 +31,7 @@ from mjsim.game.players import (
 )
 from mjsim.game.scoring import caishen
 from mjsim.game.search import built_on_tuned, search_policy
-from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS, tuned_policy
+from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
 from mjsim.rules import load_rules
 
 #: hands of each line-up in every rule set (``MJSIM_FULL=1``: 2,000)
@@ -252,9 +252,9 @@ def test_a_search_seat_beside_tuned_seats():
 def _built_on_tuned(monkeypatch, candidates: int) -> None:
     """Runs whose search seat is built on the line-up's tuned player (``base`` 1)."""
 
-    def making(names, wall_size, rec_size, theta=None):
-        inner = tuned_policy(built_on_tuned(names, theta))
-        return search_policy(wall_size, rec_size, 16, inner=inner, candidates=candidates, base=1)
+    def making(names, G, wall_size, rec_size, theta=None):
+        theta = built_on_tuned(names, theta)
+        return search_policy(G, wall_size, rec_size, 16, theta=theta, candidates=candidates, base=1)
 
     monkeypatch.setattr(play_mod, "make_policy", making)
 
@@ -282,7 +282,7 @@ def test_a_search_seat_built_on_the_tuned_player(monkeypatch):
     at_efficiency = np.tile(np.array(EFFICIENCY), (4, 1))
     assert (play_rows("changsha", 7, 0, n, lineup, theta=at_efficiency) == searched).all()
     with pytest.raises(ValueError, match=r"base is 0 .* or 1 .* which needs tuned seats"):
-        search_policy(136, 10, 16, base=1)
+        search_policy(game_config("changsha").rules_arrays, 136, 10, 16, base=1)
     two = np.array([[0.0], [1.0], [2.0], [1.0]])
     with pytest.raises(ValueError, match="needs one tuned player in the line-up"):
         built_on_tuned(("search", "tuned", "tuned:other.json", "tuned"), two)

@@ -52,8 +52,9 @@ from .state import (
 )
 from .wins import assess
 
-#: a first advice's compile with nothing cached (the engine's decisions and the search bot
-#: of a model, about a minute each on 2 cores: benchmarks/bench_compile.py)
+#: a first advice's compile with nothing cached (the engine with a model, about a minute
+#: and a half on 2 cores, then the search bot and the waits kernels, half a minute each:
+#: benchmarks/bench_compile.py)
 COMPILE_SECONDS = 120
 
 #: a z-score of a 95% interval
@@ -252,10 +253,10 @@ def _weighed(
     tile: int,
     what: int,
 ):
-    """The search policy after each of ``choices`` (candidate 0: the efficiency bot's) was
+    """The search's buffers after each of ``choices`` (candidate 0: the efficiency bot's) was
     played out in the same ``rollouts`` worlds (:func:`mjsim.game.search.weigh`)."""
-    P = search_policy(wall.size, len(game_config(rs).columns), rollouts, candidates=len(choices))
-    P.cands[:] = choices
+    P = search_policy(G, wall.size, len(game_config(rs).columns), rollouts, candidates=len(choices))
+    P.search.cands[:] = choices
     rec = np.zeros(len(game_config(rs).columns), np.int32)
     rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1
     SC.reset_record(G, rec)
@@ -275,7 +276,7 @@ def _weighed(
         np.int64(tile),
         np.int64(what),
     )
-    return P
+    return P.search
 
 
 def _advise_claim(

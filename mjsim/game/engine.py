@@ -477,8 +477,8 @@ def play_games(
 ):
     """Games ``lo .. hi - 1`` of hands ``start .. start + n - 1`` (``n`` = rows of ``out``,
     ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
-    ``wall`` buffer, and the discard policy ``P`` (:mod:`mjsim.game.policy`: ``()`` for
-    the heuristic bots alone); game ``g`` starts with seat ``g % 4`` dealing and the dealer then
+    ``wall`` buffer, and the policy ``P`` (:mod:`mjsim.game.policy`: one type for every
+    line-up, its hooks called at their addresses); game ``g`` starts with seat ``g % 4`` dealing and the dealer then
     rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
     not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
     thread, the GIL released).

@@ -26,11 +26,12 @@ from ..rules import RulesError, RuleSet, load_rules
 from ..walls import DICE_STREAM
 from ..walls import walls as _walls
 from . import engine as EN
+from . import policy as POL
 from . import record as R
 from .config import GameConfig, game_config, with_readiness
 from .evaluation import kernel_address, kernel_code
 from .players import theta_rows
-from .policy import DEFAULT_ROLLOUTS, HEURISTIC, MAX_ROLLOUTS
+from .policy import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
 from .state import CARRY_SLOTS, MAX_MELDS, MODEL_SLOTS, POSITIONS, STATUS, new_scratch, new_state
 
 DEFAULT_BOTS = ("efficiency",) * 4
@@ -119,24 +120,40 @@ def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)], dtype=np.int64)
 
 
+def _functions(names: tuple[str, ...]) -> dict:
+    """The policy hooks of the line-up ``names`` (:func:`mjsim.game.policy.bind`): the
+    heuristic bots', the tuned seats' where a seat is tuned, a search's around those where
+    a seat searches (imported only then)."""
+    tuned = any(n.startswith("tuned") for n in names)
+    if any(n.startswith("search") for n in names):
+        from .search import functions
+
+        return functions(tuned)
+    if tuned:
+        from .tuned import HOOKS
+
+        return HOOKS
+    return POL.HEURISTIC
+
+
 def make_policy(
-    names: tuple[str, ...], wall_size: int, rec_size: int, theta: np.ndarray | None = None
-) -> Any:
-    """The engine's discard policy for a line-up (:mod:`mjsim.game.policy`): the tuned
-    seats' parameter rows ``theta`` (:func:`mjsim.game.players.theta_rows`) where a seat is
-    tuned, else the heuristic bots' ``()``; where a seat searches, one thread's search
-    buffers around that policy (the other seats', and every seat's in the rollouts)."""
-    inner = HEURISTIC
+    names: tuple[str, ...], G, wall_size: int, rec_size: int, theta: np.ndarray | None = None
+) -> POL.Policy:
+    """The engine's policy value for a line-up over the rule-set arrays ``G``
+    (:mod:`mjsim.game.policy`): the tuned seats' parameter rows ``theta``
+    (:func:`mjsim.game.players.theta_rows`) where a seat is tuned, else the heuristic bots';
+    where a seat searches, one thread's search around them (the other seats', and every
+    seat's in the rollouts)."""
+    budgets = [_budget(n) for n in names if n.startswith("search")]
+    if budgets:
+        from .search import search_policy  # only where a seat searches
+
+        return search_policy(G, wall_size, rec_size, budgets[0], theta=theta)
     if theta is not None:
         from .tuned import tuned_policy  # only where a seat is tuned
 
-        inner = tuned_policy(theta)
-    budgets = [_budget(n) for n in names if n.startswith("search")]
-    if not budgets:
-        return inner
-    from .search import search_policy  # only where a seat searches
-
-    return search_policy(wall_size, rec_size, budgets[0], inner=inner)
+        return tuned_policy(G, theta)
+    return POL.bind(POL.empty(), G, POL.HEURISTIC)
 
 
 #: engines compiling in a child process (:func:`compile_beside`), by policy (one engine
@@ -153,18 +170,13 @@ def _policy_kind(names: tuple[str, ...]) -> str:
 def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
     """Whether numba's cache holds the engine for the policy of the line-up ``names`` (one
     for every scoring model; read from the cache's index; False when it cannot be read)."""
-    tuned = None
-    if "tuned" in _policy_kind(names):
-        from .tuned import PARAMS
-
-        tuned = np.zeros((4, len(PARAMS)))
-    policy = make_policy(names, g.spec.size, len(g.columns), tuned)
-    want = (typeof(g.base_arrays), typeof(policy))
+    want = (typeof(g.base_arrays), POL.policy_type())
     try:  # numba's cache index: keys (argument types, codegen, source stamp) -> data files
         index = EN.play_games._cache._cache_file._load_index()
-        return any(tuple(key[0][:2]) == want for key in index)
+        engine = any(tuple(key[0][:2]) == want for key in index)
     except Exception:  # another numba's layout: compile beside, to be safe
         return False
+    return engine and POL.cached(g.base_arrays, _functions(names))
 
 
 def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
@@ -234,7 +246,7 @@ def _run(
     def games(lo: np.int64, hi: np.int64) -> None:
         EN.play_games(
             G,
-            make_policy(names, G.multiset.size, out.shape[1], theta),
+            make_policy(names, G, G.multiset.size, out.shape[1], theta),
             *keys,
             codes,
             np.int64(start),
@@ -257,7 +269,7 @@ def _run(
         if R.BOT_TUNED in codes
         else ""
     )
-    with compile_notice(EN.play_games, f"the game engine{search}", COMPILE_SECONDS):
+    with compile_notice(None, f"the game engine{search}", COMPILE_SECONDS):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it

@@ -1,101 +1,272 @@
 """The policy the engine asks at discards, wins and claims: the heuristic bots, or another.
 
 The engine's hand loop calls :func:`discard`, :func:`win_or_pass` and :func:`claim` with a
-policy value ``P`` that the run passes down (:func:`mjsim.game.engine.play_games`). The
-calls are resolved while numba types them, as the scoring hooks are
-(:mod:`mjsim.game.scoring`): with :data:`HEURISTIC` (``()``) a discard is the heuristic
-bots' own choice (:func:`mjsim.game.bots.choose_discard`) and a win or a claim is left to
-the bots; any other policy value is a named tuple whose class a module registered here
-(:func:`register`) with its three hooks — :class:`mjsim.game.search.SearchPolicy`, which
-:mod:`mjsim.game.search` registers when it is imported (a line-up with a ``search`` seat).
-This module imports no policy: a run without a search seat never imports, types or
-compiles the search, and a run with one compiles the engine's hand loop once more, for
-that policy; the search's rollouts play on with its ``inner`` policy: :data:`HEURISTIC`, the
-heuristic engine, or the tuned seats' policy where the line-up has tuned seats.
+policy value ``P`` (:class:`Policy`) that the run passes down
+(:func:`mjsim.game.engine.play_games`). **Every policy value is of one numba type**: the
+addresses of its hooks in this process (``hooks``, in the order of :data:`HOOKS`) and the
+buffers of a search (:class:`SearchBuffers`) and of tuned seats (:class:`TunedBuffers`),
+empty where the line-up has none. Each call here calls the code at its hook's address
+(:mod:`mjsim.kernels.callref`), as the scoring hooks are called
+(:mod:`mjsim.game.scoring`), so the engine is compiled once for every policy and each
+policy's hooks once, apart: the heuristic bots' here (:data:`HEURISTIC`), the tuned seats'
+in :mod:`mjsim.game.tuned`, the search's in :mod:`mjsim.game.search`. A run without a
+search seat never compiles the search, nor one without tuned seats the tuned player. A
+search plays the other seats, and every seat in its rollouts, by its ``inner`` hooks (the
+heuristic bots', or the tuned seats'), and its rollouts call the hand loop at ``play``.
 
->>> HEURISTIC
-()
+>>> P = empty()
+>>> P.hooks.tolist(), P.search.payoffs.shape, P.tuned.theta.shape
+([0, 0, 0, 0, 0, 0, 0], (0, 0), (4, 0))
 """
 
 from __future__ import annotations
 
-from numba import types
-from numba.extending import overload
+import functools
+from collections import namedtuple
 
+import numpy as np
+from numba import typeof, types
+from numba.core.typing import signature
+
+from ..kernels.callref import address_of, caller
+from ..kernels.jit import njit_borrowed
 from . import bots as B
+from .state import new_scratch, new_state
 
-#: the policy of a run whose seats are all heuristic bots
-HEURISTIC = ()
 #: a search seat's worlds per decision: by default (``search``), and at most (``search:N``)
 DEFAULT_ROLLOUTS = 64
 MAX_ROLLOUTS = 4096
-#: a policy value's named-tuple class -> its hooks ``(discard, win_or_pass, claim)``
-#: (:func:`register`)
-REGISTRY: dict[type, tuple] = {}
+
+#: the policy's hooks, in the order of their addresses in ``Policy.hooks``: its own three
+#: (the engine calls them), the three a search plays the other seats and its rollouts by,
+#: and the hand loop the rollouts call (:func:`mjsim.game.engine.play_from`; 0 where none)
+HOOKS = (
+    "discard",
+    "win_or_pass",
+    "claim",
+    "inner_discard",
+    "inner_win_or_pass",
+    "inner_claim",
+    "play",
+)
+H_DISCARD, H_WIN_OR_PASS, H_CLAIM, H_INNER_DISCARD, H_INNER_WIN, H_INNER_CLAIM, H_PLAY = range(
+    len(HOOKS)
+)
+
+#: the engine's policy value: :data:`HOOKS`' addresses, a search's buffers, tuned seats'
+Policy = namedtuple("Policy", "hooks search tuned")
+#: one thread's buffers for a search (their meaning: :mod:`mjsim.game.search`)
+SearchBuffers = namedtuple(
+    "SearchBuffers",
+    "world roll wall roll_wall rec pool payoffs won "
+    "cands keys costs played all_keys all_costs live "
+    "params counts trace base",
+)
+#: one thread's tuned seats: ``theta[seat]`` the parameters (:mod:`mjsim.game.tuned`), each
+#: discard's score and live improving tiles, the claim options and their keys
+TunedBuffers = namedtuple("TunedBuffers", "theta scores ukeire choices keys")
 
 
-def register(cls, discard_hook, win_or_pass_hook, claim_hook) -> None:
-    """Make values of the named tuple ``cls`` a policy: the engine's :func:`discard`,
-    :func:`win_or_pass` and :func:`claim` compile to the hooks given, plain functions with
-    the same arguments (each a module-level function calling the policy's compiled one, so
-    that numba caches it with no closure)."""
-    REGISTRY[cls] = (discard_hook, win_or_pass_hook, claim_hook)
+def search_buffers(
+    wall_size: int,
+    rec_size: int,
+    rollouts: int,
+    candidates: int,
+    trace: tuple[int, int],
+    params,
+    counts: int,
+) -> SearchBuffers:
+    """A search's buffers: walls of ``wall_size`` tiles, records of ``rec_size`` columns, at
+    most ``rollouts`` worlds of ``candidates``, a trace of ``trace`` (decisions, fields) per
+    candidate, the search's ``params`` and ``counts`` counters."""
+    return SearchBuffers(
+        world=new_state(),
+        roll=new_state(),
+        wall=np.zeros(wall_size, np.int8),
+        roll_wall=np.zeros(wall_size, np.int8),
+        rec=np.zeros(rec_size, np.int32),
+        pool=np.zeros(wall_size, np.int64),
+        payoffs=np.zeros((rollouts, candidates), np.float64),
+        won=np.zeros((rollouts, candidates), np.uint8),
+        cands=np.zeros(candidates, np.int64),
+        keys=np.zeros(candidates, np.int64),
+        costs=np.zeros(candidates, np.int64),
+        played=np.zeros(candidates, np.int64),
+        all_keys=np.zeros(34, np.int64),
+        all_costs=np.zeros(34, np.int64),
+        live=np.zeros(34, np.int64),
+        params=np.array(params, np.int64),
+        counts=np.zeros(counts, np.int64),
+        trace=np.zeros((trace[0], candidates, trace[1]), np.float64),
+        base=np.zeros(4, np.int64),
+    )
 
 
-def _hook(P, i: int, what: str):
-    """The registered hook ``i`` for the policy type ``P``."""
-    if isinstance(P, types.BaseNamedTuple) and P.instance_class in REGISTRY:
-        return REGISTRY[P.instance_class][i]
-    raise TypeError(f"no {what} policy for {P}")
+def tuned_buffers(theta: np.ndarray) -> TunedBuffers:
+    """Tuned seats' buffers around their parameter rows ``theta`` (4 rows)."""
+    return TunedBuffers(
+        theta=np.ascontiguousarray(theta, dtype=np.float64),
+        scores=np.zeros(34, np.float64),
+        ukeire=np.zeros(34, np.int64),
+        choices=np.zeros(8, np.int64),
+        keys=np.zeros(8, np.int64),
+    )
 
 
+def empty(search: SearchBuffers | None = None, tuned: TunedBuffers | None = None) -> Policy:
+    """A policy value of the buffers given (empty ones for the others), its hooks not yet
+    bound (:func:`bind`)."""
+    return Policy(
+        hooks=np.zeros(len(HOOKS), np.int64),
+        search=search or search_buffers(0, 0, 0, 0, (0, 0), (), 0),
+        tuned=tuned or tuned_buffers(np.zeros((4, 0))),
+    )
+
+
+@functools.cache
+def policy_type() -> types.Type:
+    """The numba type of every policy value."""
+    return typeof(empty())
+
+
+@functools.cache
+def signatures(P: types.Type, G: types.Type) -> dict:
+    """Each hook's one signature, with the policy of numba type ``P`` and the rule set's
+    arrays of type ``G`` (every rule set's are of one type): a policy's function is compiled
+    for it, and the calls here cast their arguments to it.
+
+    >>> from mjsim.game.config import game_config
+    >>> sigs = signatures(policy_type(), typeof(game_config("generic").base_arrays))
+    >>> str(sigs["claim"].return_type), len(sigs["play"].args)
+    ('none', 11)
+    """
+    S, W = typeof(new_state()), typeof(new_scratch())
+    i, u64, none = types.int64, types.uint64, types.none
+    wall, rec, bots = (types.Array(d, 1, "C") for d in (types.int8, types.int32, types.int64))
+    choice = (P, G, S, W, wall, rec, bots, u64)
+    discard = signature(i, *choice, i)
+    on_discard = signature(none, *choice, i, i)
+    play = signature(i, G, S, W, P, wall, bots, u64, rec, i, i, i)
+    return {
+        "discard": discard,
+        "win_or_pass": on_discard,
+        "claim": on_discard,
+        "inner_discard": discard,
+        "inner_win_or_pass": on_discard,
+        "inner_claim": on_discard,
+        "play": play,
+    }
+
+
+def bind(P: Policy, G, functions: dict) -> Policy:
+    """``P`` with its hooks the addresses of ``functions`` (:data:`HOOKS`' names -> compiled
+    functions; a search's inner hooks and hand loop where it has them) compiled for the
+    rule-set arrays ``G`` (or loaded from numba's cache). A function whose result is not
+    its hook's type is refused."""
+    sigs = signatures(typeof(P), typeof(G))
+    for name, f in functions.items():
+        sig = sigs[name]
+        P.hooks[HOOKS.index(name)] = address_of(f, sig.args)
+        got = f.overloads[sig.args].signature.return_type
+        if got != sig.return_type:
+            raise TypeError(f"policy hook {name} returns {got}, the engine reads {sig.return_type}")
+    return P
+
+
+def cached(G, functions: dict) -> bool:
+    """Whether numba's cache holds each of ``functions`` for its hook's signature with the
+    rule-set arrays ``G`` (read from the cache's index; False when it cannot be read)."""
+    sigs = signatures(policy_type(), typeof(G))
+    try:  # numba's cache index: keys (argument types, codegen, source stamp) -> data files
+        return all(
+            any(tuple(key[0]) == sigs[name].args for key in f._cache._cache_file._load_index())
+            for name, f in functions.items()
+        )
+    except Exception:  # another numba's layout: not known to be cached
+        return False
+
+
+# --------------------------------------------------------------------------- the calls
+
+_calls = {
+    name: caller(lambda args, name=name: signatures(args[0], args[1])[name])
+    for name in ("discard", "win_or_pass", "claim")
+}
+_discard, _win_or_pass, _claim = _calls["discard"], _calls["win_or_pass"], _calls["claim"]
+_play = caller(lambda args: signatures(args[3], args[0])["play"])
+
+
+@njit_borrowed
 def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     """The kind seat ``s`` discards from its 14 tiles (its key and cost left in its status);
     ``wall``, ``rec`` and ``dice_seed`` are the hand's, for a search's rollouts."""
-    raise TypeError("policy.discard is called from compiled code only")
+    return _discard(P.hooks[H_DISCARD], (P, G, S, W, wall, rec, bots, dice_seed, s))
 
 
-@overload(discard, jit_options={"_nrt": False, "cache": True})
-def _typed(P, G, S, W, wall, rec, bots, dice_seed, s):
-    if isinstance(P, types.BaseTuple) and len(P) == 0:
-
-        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, s):
-            return B.choose_discard(G, S, W, s, bots[s])
-
-        return heuristic
-    return _hook(P, 0, "discard")
-
-
+@njit_borrowed
 def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Before the claims on ``discarder``'s discard ``t``: the win-or-pass choice of each
     seat whose policy makes one (``status[s, ST_RON]``); the heuristic bots decide later."""
-    raise TypeError("policy.win_or_pass is called from compiled code only")
+    _win_or_pass(P.hooks[H_WIN_OR_PASS], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
 
 
-@overload(win_or_pass, jit_options={"_nrt": False, "cache": True})
-def _typed_win(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-    if isinstance(P, types.BaseTuple) and len(P) == 0:
-
-        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-            return None
-
-        return heuristic
-    return _hook(P, 1, "win-or-pass")
-
-
+@njit_borrowed
 def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Before the pungs and chows on ``discarder``'s discard ``t`` (nobody won on it): the
     claim choice of each seat whose policy makes one (``status[s, ST_CLAIM]``); the
     heuristic bots decide later."""
-    raise TypeError("policy.claim is called from compiled code only")
+    _claim(P.hooks[H_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
 
 
-@overload(claim, jit_options={"_nrt": False, "cache": True})
-def _typed_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-    if isinstance(P, types.BaseTuple) and len(P) == 0:
+@njit_borrowed
+def inner_discard(P, G, S, W, wall, rec, bots, dice_seed, s):
+    """:func:`discard` by a search's inner hooks."""
+    return _discard(P.hooks[H_INNER_DISCARD], (P, G, S, W, wall, rec, bots, dice_seed, s))
 
-        def heuristic(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-            return None
 
-        return heuristic
-    return _hook(P, 2, "claim")
+@njit_borrowed
+def inner_win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """:func:`win_or_pass` by a search's inner hooks."""
+    _win_or_pass(P.hooks[H_INNER_WIN], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+
+
+@njit_borrowed
+def inner_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """:func:`claim` by a search's inner hooks."""
+    _claim(P.hooks[H_INNER_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+
+
+@njit_borrowed
+def play(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
+    """The hand loop (:func:`mjsim.game.engine.play_from`) at the policy's ``play``: a
+    search's rollouts, holding none of the engine's code."""
+    return _play(P.hooks[H_PLAY], (G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims))
+
+
+# --------------------------------------------------------------------------- heuristic
+
+
+@njit_borrowed
+def heuristic_discard(P, G, S, W, wall, rec, bots, dice_seed, s):
+    """The heuristic bot's own discard (:func:`mjsim.game.bots.choose_discard`)."""
+    return B.choose_discard(G, S, W, s, bots[s])
+
+
+@njit_borrowed
+def bots_decide(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
+    """No choice made before the engine's: the heuristic bots decide later."""
+    return None
+
+
+#: the heuristic bots' hooks (a line-up of heuristic seats alone, and a search's inner
+#: hooks where the other seats are heuristic)
+HEURISTIC = {"discard": heuristic_discard, "win_or_pass": bots_decide, "claim": bots_decide}
+
+
+def inner(functions: dict) -> dict:
+    """A policy's hooks as a search's inner hooks.
+
+    >>> sorted(inner(HEURISTIC))
+    ['inner_claim', 'inner_discard', 'inner_win_or_pass']
+    """
+    return {f"inner_{name}": f for name, f in functions.items()}

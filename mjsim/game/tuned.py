@@ -1,7 +1,7 @@
 """The tuned player: discards, claims and wins chosen by a weighted score over named features.
 
 A ``tuned`` seat scores each option by a parameter vector (:data:`PARAMS`, one row per
-seat in :class:`TunedPolicy`) over features of the hand it leaves:
+seat in the policy's :class:`mjsim.game.policy.TunedBuffers`) over features of the hand it leaves:
 
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
   value bot's ``min(cost, big − 1)``; ``big``; the model's big-win families and those it
@@ -53,11 +53,11 @@ from ..kernels.jit import njit_borrowed
 from ..kernels.shanten import MELD_CHOW, MELD_PUNG
 from ..tables.suits import INF
 from . import bots as B
+from . import policy as PO
 from . import record as R
 from . import values as V
 from .decisions import claim_options, may_pass_win, take_for_meld
 from .evaluation import cost, evaluate, kernel_trials
-from .policy import register
 from .state import (
     CLAIM_DECLINE,
     CLAIM_TAKE_CHOW,
@@ -125,25 +125,19 @@ INDEX = {p.name: i for i, p in enumerate(PARAMS)}
 #: the efficiency bot as parameters
 EFFICIENCY = tuple(p.efficiency for p in PARAMS)
 
-#: one thread's tuned seats: ``theta[seat]`` the parameters (a seat that is not ``tuned``
-#: ignores its row), each discard's score and live improving tiles, the claim options and
-#: their keys (:func:`mjsim.game.decisions.claim_options`)
-TunedPolicy = namedtuple("TunedPolicy", "theta scores ukeire choices keys")
 
-
-def tuned_policy(theta: np.ndarray) -> TunedPolicy:
+def tuned_policy(G, theta: np.ndarray) -> PO.Policy:
     """The engine's policy value for seats playing the parameter rows ``theta`` (4 × the
-    length of :data:`PARAMS`), with one thread's buffers."""
+    length of :data:`PARAMS`), with one thread's buffers, for the rule-set arrays ``G``."""
+    return PO.bind(PO.empty(tuned=buffers(theta)), G, HOOKS)
+
+
+def buffers(theta: np.ndarray) -> PO.TunedBuffers:
+    """Tuned seats' buffers around the parameter rows ``theta`` (checked)."""
     theta = np.ascontiguousarray(theta, dtype=np.float64)
     if theta.shape != (4, len(PARAMS)):
         raise ValueError(f"theta must be 4 × {len(PARAMS)}, got {theta.shape}")
-    return TunedPolicy(
-        theta=theta,
-        scores=np.zeros(34, np.float64),
-        ukeire=np.zeros(34, np.int64),
-        choices=np.zeros(8, np.int64),
-        keys=np.zeros(8, np.int64),
-    )
+    return PO.tuned_buffers(theta)
 
 
 @njit_borrowed
@@ -181,13 +175,13 @@ def _wants_big(th):
 
 
 @njit_borrowed
-def discard(P, G, S, W, bots, s):
+def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     """The kind seat ``s`` discards from its 14 tiles, leaving its key and cost in its
     status: a tuned seat's by its parameters (its key the efficiency bot's, 64 · cost),
     every other seat's by its own bot."""
     if bots[s] != R.BOT_TUNED:
         return B.choose_discard(G, S, W, s, bots[s])
-    th = P.theta[s]
+    th = P.tuned.theta[s]
     counts = S.concealed[s]
     c14 = cost(G, S, W, s, counts)
     floor = c14 if c14 > 1 else 1
@@ -220,7 +214,7 @@ def discard(P, G, S, W, bots, s):
         np.int64(0),
         np.int64(-1),
     )
-    scores, bases = P.scores, W.bases
+    scores, bases = P.tuned.scores, W.bases
     best = math.inf
     for d in range(34):
         scores[d] = math.inf
@@ -248,7 +242,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
     ``ukeire`` per live improving tile and ``worth`` per ln(1 + wait worth) of a ready
     hand; the first kind among equals. The improving kinds are marked once per cost (as
     the efficiency bot does for its ties: :func:`mjsim.game.bots.tile_scan`)."""
-    scores, bases, counts = P.scores, W.bases, S.concealed[s]
+    scores, bases, counts = P.tuned.scores, W.bases, S.concealed[s]
     cut = best + th[MARGIN]
     choice, n_close = -1, 0
     for d in range(34):
@@ -324,7 +318,7 @@ def _after_meld(G, S, W, s, th, cur, t, first, mtype):
 
 
 @njit_borrowed
-def claim(P, G, S, W, bots, cur, t):
+def claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t):
     """Each tuned seat that may pung or chow ``cur``'s discard ``t`` (the options of
     :func:`mjsim.game.decisions.claim_options`) takes the pung if its score after it plus
     ``claim_bias`` is below its score now, else the chow that lowers it most, else
@@ -333,23 +327,23 @@ def claim(P, G, S, W, bots, cur, t):
         s = (cur + j) % 4
         if bots[s] != R.BOT_TUNED:
             continue
-        n = claim_options(G, S, W, bots, s, cur, t, P.choices, P.keys)
+        n = claim_options(G, S, W, bots, s, cur, t, P.tuned.choices, P.tuned.keys)
         if n == 0:
             continue
-        th = P.theta[s]
+        th = P.tuned.theta[s]
         big = _wants_big(th)
         now = _score(th, S.status[s, ST_COST], _big_now(G, S, W, s) if big else np.int64(INF))
         bias = th[CLAIM_BIAS] + (th[CLAIM_OPEN] if S.n_melds[s] == 0 else 0.0)
         best, choice = now, np.int64(CLAIM_DECLINE)
         for i in range(n - 1):  # the last option is declining
-            option = P.choices[i]
+            option = P.tuned.choices[i]
             if big:
                 pung = option == CLAIM_TAKE_PUNG
                 first = np.int64(t if pung else option - CLAIM_TAKE_CHOW)
                 mtype = np.int64(MELD_PUNG if pung else MELD_CHOW)
                 x = _after_meld(G, S, W, s, th, cur, t, first, mtype) + bias
             else:
-                x = _score(th, P.keys[i] // 64, np.int64(INF)) + bias
+                x = _score(th, P.tuned.keys[i] // 64, np.int64(INF)) + bias
             if x < best:
                 best, choice = x, option
             if option == CLAIM_TAKE_PUNG and choice == CLAIM_TAKE_PUNG:
@@ -358,7 +352,7 @@ def claim(P, G, S, W, bots, cur, t):
 
 
 @njit_borrowed
-def win_or_pass(P, G, S, W, bots, discarder, t):
+def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each tuned seat that may win on ``discarder``'s discard ``t`` and may pass it passes
     a win worth fewer than ``decline_units`` units while ready for a big win with
     ``decline_left`` tiles left or more (``status[s, ST_RON]``)."""
@@ -366,7 +360,7 @@ def win_or_pass(P, G, S, W, bots, discarder, t):
         s = (discarder + j) % 4
         if bots[s] != R.BOT_TUNED:
             continue
-        th = P.theta[s]
+        th = P.tuned.theta[s]
         if th[DECLINE_UNITS] <= 0.0 or tiles_left(G, S) < th[DECLINE_LEFT]:
             continue
         if not may_pass_win(G, S, W, s, discarder, t):
@@ -376,17 +370,5 @@ def win_or_pass(P, G, S, W, bots, discarder, t):
             S.status[s, ST_RON] = RON_PASS
 
 
-def _discard_hook(P, G, S, W, wall, rec, bots, dice_seed, s):
-    return discard(P, G, S, W, bots, s)
-
-
-def _win_or_pass_hook(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-    win_or_pass(P, G, S, W, bots, discarder, t)
-
-
-def _claim_hook(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
-    claim(P, G, S, W, bots, discarder, t)
-
-
-# the engine's policy calls (mjsim.game.policy) reach the tuned seats through these
-register(TunedPolicy, _discard_hook, _win_or_pass_hook, _claim_hook)
+#: the tuned seats' hooks (:mod:`mjsim.game.policy`)
+HOOKS = {"discard": discard, "win_or_pass": win_or_pass, "claim": claim}
