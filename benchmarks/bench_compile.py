@@ -9,9 +9,10 @@ model's hooks apart (:mod:`mjsim.game.scoring`): ``game (R)`` is the engine with
 model, and ``game (caishen16) after changsha`` plays caishen16 in a new process after a
 first one compiled the engine with the Changsha hooks into the same cache — what a second
 model costs (only its hooks). ``game (dingque) after generic``: a rule set of a model
-already compiled costs nothing. ``search (changsha) after changsha``: a line-up with a search
-seat after the heuristic engine is cached — the search and the hand loop compiled once more
-for its policy (:mod:`mjsim.game.policy`). The figures are kept in a result file under
+already compiled costs nothing. ``search (changsha) after changsha`` and ``tuned (changsha)
+after changsha``: a line-up with a search seat, or tuned seats, after the heuristic engine
+is cached — only that policy's hooks compile (:mod:`mjsim.game.policy`); ``search beside
+tuned (changsha) after both``: a search seat beside tuned seats once both are cached. The figures are kept in a result file under
 ``benchmarks/results/bench_compile/`` (:mod:`store`; ``--no-save`` for none), one case per
 entry.
 """
@@ -32,11 +33,13 @@ _PLAY = """
     t = time.perf_counter()
     play_rows({!r}, 0, 0, 16, "efficiency,value,cautious,efficiency")
 """
-_SEARCH = """
+_LINEUP = """
     from mjsim.game.play import play_rows
     t = time.perf_counter()
-    play_rows({!r}, 0, 0, 16, "search:8,efficiency,efficiency,efficiency")
+    play_rows({!r}, 0, 0, 16, {!r})
 """
+_SEARCH = "search:8,efficiency,efficiency,efficiency"
+_TUNED = "tuned:efficiency"
 #: name -> the code of each child, in order (the last one's timed part is reported)
 ENTRIES = {
     **{
@@ -45,7 +48,20 @@ ENTRIES = {
     },
     "game (caishen16) after changsha": (_PLAY.format("changsha"), _PLAY.format("caishen16")),
     "game (dingque) after generic": (_PLAY.format("generic"), _PLAY.format("dingque")),
-    "search (changsha) after changsha": (_PLAY.format("changsha"), _SEARCH.format("changsha")),
+    "search (changsha) after changsha": (
+        _PLAY.format("changsha"),
+        _LINEUP.format("changsha", _SEARCH),
+    ),
+    "tuned (changsha) after changsha": (
+        _PLAY.format("changsha"),
+        _LINEUP.format("changsha", _TUNED),
+    ),
+    "search beside tuned (changsha) after both": (
+        _PLAY.format("changsha"),
+        _LINEUP.format("changsha", _SEARCH),
+        _LINEUP.format("changsha", _TUNED),
+        _LINEUP.format("changsha", "search:8,tuned:efficiency,tuned:efficiency,efficiency"),
+    ),
     "shanten batch": (
         """
         import numpy as np, mjsim
