@@ -60,12 +60,13 @@ class Job(NamedTuple):
 
 #: the warm-up, in the order the children take the jobs whose ``after`` is done (the other
 #: models' hooks last: the shortest job fills the end). Cold, in a fresh clone's run
-#: (2026-12-07, 4271f70): the engine with the Changsha hooks 85 s (and the game's shanten
-#: kernel, shared by every model), the deal, shanten, waits and exact kernels 74 s, the
-#: search bot and ``mjsim advise`` 54 s (tests/test_search.py, tests/test_advise.py), the
-#: tuned player 30 s (tests/test_tuned.py, tests/test_train.py) with the public shanten's
-#: kernel, a search seat beside tuned seats 54 s (tests/test_tuned.py), and the four other
-#: models' hooks 15 s.
+#: (2026-12-07, its dependencies compiled to bytecode at install): the engine with the
+#: Changsha hooks and the heuristic bots' 87 s (and the game's shanten kernel, shared by
+#: every model), the deal, shanten, waits and exact kernels 73 s, the search bot's hooks
+#: and ``mjsim advise`` 26 s (tests/test_search.py, tests/test_advise.py), the tuned
+#: player's hooks 17 s (tests/test_tuned.py, tests/test_train.py) with the public shanten's
+#: kernel, and the four other models' hooks 15 s. A search seat beside tuned seats needs
+#: nothing more: the engine and the hooks are compiled once for every policy.
 JOBS = (
     Job("changsha", _ENGINE.format("changsha")),
     Job(
