@@ -238,9 +238,20 @@ def inner_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 
 @njit_borrowed
 def play(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
-    """The hand loop (:func:`mjsim.game.engine.play_from`) at the policy's ``play``: a
-    search's rollouts, holding none of the engine's code."""
-    return _play(P.hooks[H_PLAY], (G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims))
+    """The hand loop (:func:`mjsim.game.engine.play_from`) at the policy's ``play``, every
+    seat played by the inner hooks: a search's rollouts, holding none of the engine's code.
+    The policy's own three hooks are the inner three while it plays (a rollout asks the
+    other seats' player directly, not through the search)."""
+    h = P.hooks
+    own = h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM]
+    h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM] = (
+        h[H_INNER_DISCARD],
+        h[H_INNER_WIN],
+        h[H_INNER_CLAIM],
+    )
+    nxt = _play(h[H_PLAY], (G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims))
+    h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM] = own
+    return nxt
 
 
 # --------------------------------------------------------------------------- heuristic
