@@ -168,8 +168,9 @@ def _policy_kind(names: tuple[str, ...]) -> str:
 
 
 def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
-    """Whether numba's cache holds the engine for the policy of the line-up ``names`` (one
-    for every scoring model; read from the cache's index; False when it cannot be read)."""
+    """Whether numba's cache holds the engine (one for every scoring model and policy) and
+    the policy hooks of the line-up ``names`` (read from the cache's index; False when it
+    cannot be read)."""
     want = (typeof(g.base_arrays), POL.policy_type())
     try:  # numba's cache index: keys (argument types, codegen, source stamp) -> data files
         index = EN.play_games._cache._cache_file._load_index()
