@@ -12,9 +12,9 @@ model costs (only its hooks). ``game (dingque) after generic``: a rule set of a 
 already compiled costs nothing. ``search (changsha) after changsha`` and ``tuned (changsha)
 after changsha``: a line-up with a search seat, or tuned seats, after the heuristic engine
 is cached — only that policy's hooks compile (:mod:`mjsim.game.policy`); ``search beside
-tuned (changsha) after both``: a search seat beside tuned seats once both are cached. The figures are kept in a result file under
-``benchmarks/results/bench_compile/`` (:mod:`store`; ``--no-save`` for none), one case per
-entry.
+tuned (changsha) after both``: a search seat beside tuned seats once both are cached. The
+figures are kept in a result file under ``benchmarks/results/bench_compile/`` (:mod:`store`;
+``--no-save`` for none), one case per entry.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 The game engine compiles once, each policy's hooks once (the heuristic bots', the search
 bot's, tuned seats': :mod:`mjsim.game.policy`) and each scoring model's hooks once
-(:mod:`mjsim.game.scoring`), and the deal, shanten and exact kernels once each. Cold, in one process, the suite would compile them
-one after the other; here child processes compile them side by side (one per core, each
+(:mod:`mjsim.game.scoring`), and the deal, shanten and exact kernels once each. Cold, in
+one process, the suite would compile them one after the other; here child processes compile them side by side (one per core, each
 writing numba's cache next to the sources), then the tests — in this process, or in
 pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.
 A warm cache makes each child a load of a second or two. ``MJSIM_NO_WARM=1`` skips it.
@@ -80,12 +80,14 @@ JOBS = (
         "search",
         "from mjsim.game.play import play_rows; "
         "play_rows('changsha', 0, 0, 16, 'search:16,efficiency,efficiency,efficiency'); "
-        "from mjsim.game.advise import advise; advise('changsha', '2258m2588p22558s9m', rollouts=2)",
+        "from mjsim.game.advise import advise; "
+        "advise('changsha', '2258m2588p22558s9m', rollouts=2)",
         after="changsha",
     ),
     Job(
         "tuned",
-        "from mjsim.game.play import play_rows; play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
+        "from mjsim.game.play import play_rows; "
+        "play_rows('changsha', 0, 0, 16, 'tuned:efficiency'); "
         "import mjsim; mjsim.shanten('123m456p789s1122z')",
         after="changsha",
     ),

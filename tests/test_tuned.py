@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 import mjsim.game.play as play_mod
+from mjsim.game import record as R
+from mjsim.game import tuned
 from mjsim.game import values as V
 from mjsim.game.config import game_config, playable_rules
 from mjsim.game.play import columns, parse_bots, play_rows
@@ -29,9 +31,13 @@ from mjsim.game.players import (
     read_player,
     theta_rows,
 )
+from mjsim.game.position import position
 from mjsim.game.scoring import caishen
 from mjsim.game.search import built_on_tuned, search_policy
+from mjsim.game.state import CLAIM_BY_BOT, CLAIM_DECLINE, P_LAST, ST_CLAIM
 from mjsim.game.tuned import EFFICIENCY, INDEX, PARAMS
+from mjsim.game.wins import assess
+from mjsim.notation import parse_hand
 from mjsim.rules import load_rules
 
 #: hands of each line-up in every rule set (``MJSIM_FULL=1``: 2,000)
@@ -247,6 +253,36 @@ def test_a_search_seat_beside_tuned_seats():
     at = columns("changsha").index("claimed")
     claimed = play_rows("changsha", 7, 0, n, "search:16,tuned,tuned,tuned", theta=theta)[:, at]
     assert ((claimed >> 1) > 0).mean() < ((searched[:, at] >> 1) > 0).mean() / 4
+
+
+def test_a_tuned_seat_keeps_a_claim_choice_already_made():
+    """A tuned seat's claim hook makes the seat's choice where none is made, and leaves one
+    already made: a search's rollout forcing its candidate claim on a search seat built on
+    the tuned player (base 1), which the player's own choice once overwrote (a claim
+    weighed against itself). Seat 0 holds 88p; seat 3 discards 8p."""
+    rs = load_rules("changsha")
+    t = 16  # 8p
+    seen = np.zeros(34, np.int64)
+    seen[t] = 1
+    G, S, W, wall = position(rs, parse_hand("2258m2588p22558s", rs), seen, None, 0, 0, 5)
+    holder = next(o for o in range(4) if S.discards[o, t] > 0)
+    S.discards[holder, t] -= 1
+    S.discards[3, t] += 1
+    S.pos[P_LAST] = t
+    assess(G, S, W, np.int64(0), np.int64(R.BOT_EFFICIENCY), np.int64(1))
+    theta = np.tile(np.array(EFFICIENCY), (4, 1))
+    theta[:, INDEX["claim_bias"]] = -10.0  # a player that claims what it can
+    P = tuned.tuned_policy(G, theta)
+    bots = np.full(4, R.BOT_TUNED, np.int64)
+    rec = np.zeros(len(columns("changsha")), np.int32)
+    made = []
+    for before in (CLAIM_BY_BOT, CLAIM_DECLINE):
+        S.status[:, ST_CLAIM] = CLAIM_BY_BOT
+        S.status[0, ST_CLAIM] = before
+        tuned.claim(P, G, S, W, wall, rec, bots, np.uint64(0), np.int64(3), np.int64(t))
+        made.append(int(S.status[0, ST_CLAIM]))
+    assert made[0] not in (CLAIM_BY_BOT, CLAIM_DECLINE)  # it claims, where nothing is made
+    assert made[1] == CLAIM_DECLINE
 
 
 def _built_on_tuned(monkeypatch, candidates: int) -> None:

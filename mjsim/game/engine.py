@@ -15,8 +15,8 @@ a value (:mod:`mjsim.game.values`); what a win is worth and who pays is the scor
    from anyone, then chow (``chow``) (:mod:`mjsim.game.decisions`).
 5. The end of the wall (``wall_end``): a draw when it is empty, 海底, or 分张.
 
-Discards, and a search seat's wins and claims, come from the policy
-(:mod:`mjsim.game.policy`); the record's columns are :mod:`mjsim.game.record`'s.
+Discards, and the choices of search and tuned seats on others' discards, come from the
+policy (:mod:`mjsim.game.policy`); the record's columns are :mod:`mjsim.game.record`'s.
 """
 
 from __future__ import annotations
@@ -291,7 +291,7 @@ def _close(G, S, W, rec):
 @njit_borrowed
 def play_hand(G, S, W, P, wall, dealer, bots, dice_seed, script, rec):
     """Play one hand on ``wall`` with ``dealer``; fill ``rec`` and return the next dealer.
-    ``S`` is left as the hand ended; ``P`` is the discard policy (:mod:`mjsim.game.policy`);
+    ``S`` is left as the hand ended; ``P`` is the policy (:mod:`mjsim.game.policy`);
     ``dice_seed`` keys the dice of 起手胡 birds; ``script``
     (:func:`mjsim.game.wall.apply_script`) is empty outside tests."""
     st = S.status
@@ -478,8 +478,8 @@ def play_games(
     """Games ``lo .. hi - 1`` of hands ``start .. start + n - 1`` (``n`` = rows of ``out``,
     ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
     ``wall`` buffer, and the policy ``P`` (:mod:`mjsim.game.policy`: one type for every
-    line-up, its hooks called at their addresses); game ``g`` starts with seat ``g % 4`` dealing and the dealer then
-    rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
+    line-up, its hooks called at their addresses); game ``g`` starts with seat ``g % 4``
+    dealing and the dealer then rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
     not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
     thread, the GIL released).
 

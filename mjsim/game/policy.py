@@ -49,18 +49,23 @@ HOOKS = (
     "inner_claim",
     "play",
 )
-H_DISCARD, H_WIN_OR_PASS, H_CLAIM, H_INNER_DISCARD, H_INNER_WIN, H_INNER_CLAIM, H_PLAY = range(
-    len(HOOKS)
+H_DISCARD, H_WIN_OR_PASS, H_CLAIM, H_INNER_DISCARD, H_INNER_WIN_OR_PASS, H_INNER_CLAIM, H_PLAY = (
+    range(len(HOOKS))
 )
 
 #: the engine's policy value: :data:`HOOKS`' addresses, a search's buffers, tuned seats'
 Policy = namedtuple("Policy", "hooks search tuned")
-#: one thread's buffers for a search (their meaning: :mod:`mjsim.game.search`)
+#: one thread's buffers for a search: the world and a rollout's state, their walls, a
+#: rollout's record, the hidden tiles, each world's payoff per candidate and whether the
+#: seat won, the candidates' kinds, keys, costs and worlds played, every discard's key (−1:
+#: not allowed), cost and live improving tiles, the search's parameters and counts
+#: (:mod:`mjsim.game.search`), the first decisions' trace per candidate, the line-up's bots
+#: with each search seat as its base, and the hooks a rollout plays by (:func:`play`)
 SearchBuffers = namedtuple(
     "SearchBuffers",
     "world roll wall roll_wall rec pool payoffs won "
     "cands keys costs played all_keys all_costs live "
-    "params counts trace base",
+    "params counts trace base roll_hooks",
 )
 #: one thread's tuned seats: ``theta[seat]`` the parameters (:mod:`mjsim.game.tuned`), each
 #: discard's score and live improving tiles, the claim options and their keys
@@ -99,6 +104,7 @@ def search_buffers(
         counts=np.zeros(counts, np.int64),
         trace=np.zeros((trace[0], candidates, trace[1]), np.float64),
         base=np.zeros(4, np.int64),
+        roll_hooks=np.zeros(len(HOOKS), np.int64),
     )
 
 
@@ -160,16 +166,35 @@ def signatures(P: types.Type, G: types.Type) -> dict:
 
 def bind(P: Policy, G, functions: dict) -> Policy:
     """``P`` with its hooks the addresses of ``functions`` (:data:`HOOKS`' names -> compiled
-    functions; a search's inner hooks and hand loop where it has them) compiled for the
-    rule-set arrays ``G`` (or loaded from numba's cache). A function whose result is not
-    its hook's type is refused."""
+    functions: the policy's own three, and a search's inner three and hand loop) compiled
+    for the rule-set arrays ``G`` (or loaded from numba's cache); a search's rollouts play
+    by the inner three in the own three's places (``search.roll_hooks``). A set of functions
+    without the own three, or with a part of a search's, or one whose result is not its
+    hook's type, is refused.
+
+    >>> bind(empty(), None, {"discard": heuristic_discard})
+    Traceback (most recent call last):
+    ...
+    ValueError: a policy binds discard, win_or_pass, claim and, for a search, inner_discard, \
+inner_win_or_pass, inner_claim, play; got discard
+    """
+    if set(functions) not in (set(HOOKS[:3]), set(HOOKS)):
+        raise ValueError(
+            f"a policy binds {', '.join(HOOKS[:3])} and, for a search, {', '.join(HOOKS[3:])}; "
+            f"got {', '.join(functions)}"
+        )
+    if typeof(P) != policy_type():
+        raise TypeError(f"a policy value of another type than every policy's: {typeof(P)}")
     sigs = signatures(typeof(P), typeof(G))
     for name, f in functions.items():
         sig = sigs[name]
-        P.hooks[HOOKS.index(name)] = address_of(f, sig.args)
+        address = address_of(f, sig.args)
         got = f.overloads[sig.args].signature.return_type
         if got != sig.return_type:
             raise TypeError(f"policy hook {name} returns {got}, the engine reads {sig.return_type}")
+        P.hooks[HOOKS.index(name)] = address
+        if name.startswith("inner_"):
+            P.search.roll_hooks[HOOKS.index(name[len("inner_") :])] = address
     return P
 
 
@@ -227,7 +252,9 @@ def inner_discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 @njit_borrowed
 def inner_win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """:func:`win_or_pass` by a search's inner hooks."""
-    _win_or_pass(P.hooks[H_INNER_WIN], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+    _win_or_pass(
+        P.hooks[H_INNER_WIN_OR_PASS], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
+    )
 
 
 @njit_borrowed
@@ -239,19 +266,10 @@ def inner_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 @njit_borrowed
 def play(G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims):
     """The hand loop (:func:`mjsim.game.engine.play_from`) at the policy's ``play``, every
-    seat played by the inner hooks: a search's rollouts, holding none of the engine's code.
-    The policy's own three hooks are the inner three while it plays (a rollout asks the
-    other seats' player directly, not through the search)."""
-    h = P.hooks
-    own = h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM]
-    h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM] = (
-        h[H_INNER_DISCARD],
-        h[H_INNER_WIN],
-        h[H_INNER_CLAIM],
-    )
-    nxt = _play(h[H_PLAY], (G, S, W, P, wall, bots, dice_seed, rec, cur, forced, claims))
-    h[H_DISCARD], h[H_WIN_OR_PASS], h[H_CLAIM] = own
-    return nxt
+    seat asked by the inner hooks directly (``search.roll_hooks``, in the own three's
+    places): a search's rollouts, holding none of the engine's code."""
+    R = Policy(P.search.roll_hooks, P.search, P.tuned)
+    return _play(P.hooks[H_PLAY], (G, S, W, R, wall, bots, dice_seed, rec, cur, forced, claims))
 
 
 # --------------------------------------------------------------------------- heuristic

@@ -15,7 +15,7 @@ cost first, then the most live improving tiles, as the efficiency bot ranks them
 - **a rollout** resumes the hand at the candidate discard (:func:`mjsim.game.engine.play_from`)
   with every seat's own bot playing on — the search seat as its base (the efficiency bot,
   or with ``base`` 1 the line-up's tuned player: :func:`built_on_tuned`), a tuned seat
-  with its parameters (the search's ``inner`` policy, as in the hand itself) — and
+  with its parameters (the search's inner hooks, as in the hand itself) — and
   scores the seat's net payment from the rule set's own settlement (birds, caps, 勒子,
   承包, 宝 multipliers: whatever the rule set pays);
 - **common random numbers**: every candidate is played in the same worlds (paired).
@@ -200,7 +200,7 @@ def _base_bots(P, bots):
 def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
     """The kind seat ``s`` discards (its key and cost left in its status): a search seat's
     by rollouts where it has candidates (its base's choice first), every other seat's by
-    the inner policy (its own bot, or its tuned parameters)."""
+    the inner hooks (its own bot, or its tuned parameters)."""
     if bots[s] != R.BOT_SEARCH:
         return PO.inner_discard(P, G, S, W, wall, rec, bots, dice_seed, s)
     _base_bots(P, bots)
@@ -251,7 +251,7 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Each search seat at most ``max_cost`` from a win (ready or one tile from it) that
     could pung or chow ``discarder``'s discard ``t`` claims or declines it by rollouts
     (:func:`_claim_candidates`); the choice into its ``status[s, ST_CLAIM]``; the other
-    seats' choices are the inner policy's (and the search seat's own, its base's)."""
+    seats' choices are the inner hooks' (and the search seat's own, its base's)."""
     _base_bots(P, bots)
     PO.inner_claim(P, G, S, W, wall, rec, P.search.base, dice_seed, discarder, t)
     if P.search.params[CANDIDATES] < 2 or not P.search.params[CLAIMS]:
@@ -280,10 +280,10 @@ def functions(tuned: bool) -> dict:
 def _claim_candidates(P, G, S, W, bots, s, discarder, t):
     """Seat ``s``'s claim choices on ``discarder``'s discard ``t``
     (:func:`mjsim.game.decisions.claim_options`, into ``P.search.live`` with their keys in
-    ``P.search.all_keys``) into ``P.search.cands``: first its efficiency bot's own (what the engine's
-    claims would make it do, found on a copy of the state), then the others by the key they
-    leave, best first, up to ``candidates``; their number, 0 where another seat's kong or
-    pung comes first."""
+    ``P.search.all_keys``) into ``P.search.cands``: first its efficiency bot's own (what the
+    engine's claims would make it do, found on a copy of the state), then the others by the
+    key they leave, best first, up to ``candidates``; their number, 0 where another seat's
+    kong or pung comes first."""
     n = claim_options(G, S, W, bots, s, discarder, t, P.search.live, P.search.all_keys)
     if n == 0:
         return 0
@@ -366,13 +366,13 @@ def _hidden(S, s, o):
 
 @njit_borrowed
 def world(P, G, S, W, wall, bots, s, seed):
-    """Into ``P.search.world`` and ``P.search.wall``: the hand as seat ``s`` may imagine it, the tiles it
-    cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus tiles) dealt
-    anew from the shuffle keyed by ``seed`` — a hidden seat's tiles as it would have kept
-    them (:func:`_keep`) — and the hidden seats' keys and readiness re-evaluated
-    (:func:`mjsim.game.wins.assess`). Returns whether the world is one seat ``s`` could
-    be in: no hidden seat holds a ready hand it would have declared (报听 where the rules
-    declare readiness; :func:`mjsim.game.wins.ready_undeclared`)."""
+    """Into ``P.search.world`` and ``P.search.wall``: the hand as seat ``s`` may imagine it,
+    the tiles it cannot see (hidden seats' concealed tiles, the live wall's tiles but bonus
+    tiles) dealt anew from the shuffle keyed by ``seed`` — a hidden seat's tiles as it would
+    have kept them (:func:`_keep`) — and the hidden seats' keys and readiness re-evaluated
+    (:func:`mjsim.game.wins.assess`). Returns whether the world is one seat ``s`` could be
+    in: no hidden seat holds a ready hand it would have declared (报听 where the rules declare
+    readiness; :func:`mjsim.game.wins.ready_undeclared`)."""
     X, pool = P.search.world, P.search.pool
     copy_state(S, X)
     for o in range(4):

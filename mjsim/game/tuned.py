@@ -33,8 +33,10 @@ is 0.5: any margin below the cost's weight keeps exactly the discards of the bes
 equal-cost discards before the improving tiles were counted, and lost 0.18 a hand in
 generic). The value
 and cautious bots are near points of it. Seats that are not ``tuned`` play their own bot.
-This module is imported only by a line-up with a tuned seat (:mod:`mjsim.game.policy`'s
-registry), so no other run compiles it.
+Its hooks are bound only for a line-up with a tuned seat
+(:func:`mjsim.game.play.make_policy`; a search binds them as its inner hooks), so no other
+run compiles them. A seat whose choice on a discard is already made (a search's rollout's
+candidate) keeps it.
 
 >>> [p.name for p in PARAMS][:3]
 ['cost', 'value', 'big']
@@ -59,10 +61,12 @@ from . import values as V
 from .decisions import claim_options, may_pass_win, take_for_meld
 from .evaluation import cost, evaluate, kernel_trials
 from .state import (
+    CLAIM_BY_BOT,
     CLAIM_DECLINE,
     CLAIM_TAKE_CHOW,
     CLAIM_TAKE_PUNG,
     P_TURNS,
+    RON_BOT,
     RON_PASS,
     ST_CLAIM,
     ST_COST,
@@ -325,8 +329,8 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t):
     declines; the choice into its ``status[s, ST_CLAIM]``."""
     for j in range(1, 4):
         s = (cur + j) % 4
-        if bots[s] != R.BOT_TUNED:
-            continue
+        if bots[s] != R.BOT_TUNED or S.status[s, ST_CLAIM] != CLAIM_BY_BOT:
+            continue  # not a tuned seat, or its choice made (a search's rollout's candidate)
         n = claim_options(G, S, W, bots, s, cur, t, P.tuned.choices, P.tuned.keys)
         if n == 0:
             continue
@@ -358,8 +362,8 @@ def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     ``decline_left`` tiles left or more (``status[s, ST_RON]``)."""
     for j in range(1, 4):
         s = (discarder + j) % 4
-        if bots[s] != R.BOT_TUNED:
-            continue
+        if bots[s] != R.BOT_TUNED or S.status[s, ST_RON] != RON_BOT:
+            continue  # not a tuned seat, or its choice made (a search's rollout's candidate)
         th = P.tuned.theta[s]
         if th[DECLINE_UNITS] <= 0.0 or tiles_left(G, S) < th[DECLINE_LEFT]:
             continue
