@@ -213,11 +213,10 @@ def cached(G, functions: dict) -> bool:
 
 # --------------------------------------------------------------------------- the calls
 
-_calls = {
-    name: caller(lambda args, name=name: signatures(args[0], args[1])[name])
-    for name in ("discard", "win_or_pass", "claim")
-}
-_discard, _win_or_pass, _claim = _calls["discard"], _calls["win_or_pass"], _calls["claim"]
+#: calls of the code at a hook's address: a discard, and a choice on another's discard (a
+#: win-or-pass or a claim: one signature)
+_discard = caller(lambda args: signatures(args[0], args[1])["discard"])
+_on_discard = caller(lambda args: signatures(args[0], args[1])["claim"])
 _play = caller(lambda args: signatures(args[3], args[0])["play"])
 
 
@@ -232,7 +231,7 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 def win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Before the claims on ``discarder``'s discard ``t``: the win-or-pass choice of each
     seat whose policy makes one (``status[s, ST_RON]``); the heuristic bots decide later."""
-    _win_or_pass(P.hooks[H_WIN_OR_PASS], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+    _on_discard(P.hooks[H_WIN_OR_PASS], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
 
 
 @njit_borrowed
@@ -240,7 +239,7 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """Before the pungs and chows on ``discarder``'s discard ``t`` (nobody won on it): the
     claim choice of each seat whose policy makes one (``status[s, ST_CLAIM]``); the
     heuristic bots decide later."""
-    _claim(P.hooks[H_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+    _on_discard(P.hooks[H_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
 
 
 @njit_borrowed
@@ -252,7 +251,7 @@ def inner_discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 @njit_borrowed
 def inner_win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """:func:`win_or_pass` by a search's inner hooks."""
-    _win_or_pass(
+    _on_discard(
         P.hooks[H_INNER_WIN_OR_PASS], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t)
     )
 
@@ -260,7 +259,7 @@ def inner_win_or_pass(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
 @njit_borrowed
 def inner_claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
     """:func:`claim` by a search's inner hooks."""
-    _claim(P.hooks[H_INNER_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
+    _on_discard(P.hooks[H_INNER_CLAIM], (P, G, S, W, wall, rec, bots, dice_seed, discarder, t))
 
 
 @njit_borrowed

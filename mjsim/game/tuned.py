@@ -1,7 +1,8 @@
 """The tuned player: discards, claims and wins chosen by a weighted score over named features.
 
 A ``tuned`` seat scores each option by a parameter vector (:data:`PARAMS`, one row per
-seat in the policy's :class:`mjsim.game.policy.TunedBuffers`) over features of the hand it leaves:
+seat in the policy's :class:`mjsim.game.policy.TunedBuffers`) over features of the hand it
+leaves:
 
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
   value bot's ``min(cost, big − 1)``; ``big``; the model's big-win families and those it
@@ -138,9 +139,8 @@ def tuned_policy(G, theta: np.ndarray) -> PO.Policy:
 
 def buffers(theta: np.ndarray) -> PO.TunedBuffers:
     """Tuned seats' buffers around the parameter rows ``theta`` (checked)."""
-    theta = np.ascontiguousarray(theta, dtype=np.float64)
-    if theta.shape != (4, len(PARAMS)):
-        raise ValueError(f"theta must be 4 × {len(PARAMS)}, got {theta.shape}")
+    if np.shape(theta) != (4, len(PARAMS)):
+        raise ValueError(f"theta must be 4 × {len(PARAMS)}, got {np.shape(theta)}")
     return PO.tuned_buffers(theta)
 
 
