@@ -133,6 +133,28 @@ def test_danger_is_weighed_by_what_a_deal_in_costs():
         assert np.array_equal(rows, play_rows(rules, 2, 0, 400, "tuned", theta=plain)) == alike
 
 
+def test_big_wins_are_weighed_by_what_they_pay():
+    """The big-win weights count as far as a big win pays over a small one against the
+    rule text's 6 to 1 (the engine value ``big_worth``): under changsha's
+    ``cs_big_unit = 3`` a player plays the hands that one with half its big-win weights
+    plays under the rule text — the same discards, claims and wins, other payments."""
+    at = V.cfg_index("big_worth")
+    big3 = load_rules("changsha", cs_big_unit=3)
+    assert {r.id: int(game_config(r).cfg[at]) for r in playable_rules()} == {
+        r.id: 128 if r.id == "changsha_classic_1980s" else 256 for r in playable_rules()
+    }
+    assert game_config(big3).cfg[at] == 128
+    keen, half = (np.tile(np.array(EFFICIENCY), (4, 1)) for _ in range(2))
+    keen[:, INDEX["value"]], keen[:, INDEX["big"]] = 1.0, 0.5
+    half[:, INDEX["value"]], half[:, INDEX["big"]] = 0.5, 0.25
+    play = [i for i, c in enumerate(columns("changsha")) if not c.startswith("pay")]
+    under3 = play_rows(big3, 2, 0, 400, "tuned", theta=keen)[:, play]
+    assert np.array_equal(under3, play_rows("changsha", 2, 0, 400, "tuned", theta=half)[:, play])
+    assert not np.array_equal(
+        under3, play_rows("changsha", 2, 0, 400, "tuned", theta=keen)[:, play]
+    )
+
+
 def test_claims_refused_by_a_high_bias():
     """claim_bias 1.5: a claim must lower the hand's cost by two, which no single meld does
     — the tuned seats meld no discard but for the kongs of three held (the bots' own)."""

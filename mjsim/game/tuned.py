@@ -167,10 +167,12 @@ def _late(G, S):
 
 
 @njit_borrowed
-def _score(th, c, b):
-    """A hand's score from its cost ``c`` and its big-win families' lowest cost ``b``."""
+def _score(G, th, c, b):
+    """A hand's score from its cost ``c`` and its big-win families' lowest cost ``b``, the
+    big-win weights scaled by what a big win pays under the rules (``big_worth``)."""
     v = c if c <= b - 1 else b - 1
-    return th[COST] * c + th[VALUE] * v + th[BIG] * (b if b < 63 else 63)
+    worth = G.cfg[V.BIG_WORTH] / 256.0
+    return th[COST] * c + worth * th[VALUE] * v + worth * th[BIG] * (b if b < 63 else 63)
 
 
 @njit_borrowed
@@ -224,7 +226,7 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
         scores[d] = math.inf
     for i in range(n):
         d, c = W.trials[i, TRIAL_OUT], W.trial_cost[i]
-        x = _score(th, c, W.trial_big[i] if big else np.int64(INF))
+        x = _score(G, th, c, W.trial_big[i] if big else np.int64(INF))
         if declared:
             x += w_declared * B.danger(S, np.int64(declared), d)
         if melds:
@@ -318,7 +320,7 @@ def _after_meld(G, S, W, s, th, cur, t, first, mtype):
     c, b = _chase_cost(G, S, W, s, S.concealed[s])
     pop_meld(G, S, s)
     take_for_meld(S, s, t, first, mtype, np.int64(1))
-    return _score(th, c if c > 1 else 1, b if b > 1 else 1)
+    return _score(G, th, c if c > 1 else 1, b if b > 1 else 1)
 
 
 @njit_borrowed
@@ -336,7 +338,7 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t):
             continue
         th = P.tuned.theta[s]
         big = _wants_big(th)
-        now = _score(th, S.status[s, ST_COST], _big_now(G, S, W, s) if big else np.int64(INF))
+        now = _score(G, th, S.status[s, ST_COST], _big_now(G, S, W, s) if big else np.int64(INF))
         bias = th[CLAIM_BIAS] + (th[CLAIM_OPEN] if S.n_melds[s] == 0 else 0.0)
         best, choice = now, np.int64(CLAIM_DECLINE)
         for i in range(n - 1):  # the last option is declining
@@ -347,7 +349,7 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, cur, t):
                 mtype = np.int64(MELD_PUNG if pung else MELD_CHOW)
                 x = _after_meld(G, S, W, s, th, cur, t, first, mtype) + bias
             else:
-                x = _score(th, P.tuned.keys[i] // 64, np.int64(INF)) + bias
+                x = _score(G, th, P.tuned.keys[i] // 64, np.int64(INF)) + bias
             if x < best:
                 best, choice = x, option
             if option == CLAIM_TAKE_PUNG and choice == CLAIM_TAKE_PUNG:

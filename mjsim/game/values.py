@@ -145,6 +145,10 @@ ENGINE: dict[str, tuple] = {
     # 256ths of all the win pays (256: the discarder pays alone; 0: every loser pays alike):
     # the tuned player weighs its discards' danger by it
     "deal_in": (int, 256),
+    # what a big win pays over a small one, in 256ths of what the rule text pays (256: as
+    # written; changsha's cs_big_unit = 3 pays half): the tuned player weighs its big-win
+    # features by it
+    "big_worth": (int, 256),
     "feed_limit": (int, 0),
     "col_pay": (int, 0),
     "n_sources": (int, 0),
@@ -178,6 +182,7 @@ DERIVED = frozenset(
         "weigh_waits",
         "fold_from",
         "deal_in",
+        "big_worth",
         "feed_limit",
         "col_pay",
         "n_sources",
@@ -268,6 +273,7 @@ def cfg_index(name: str) -> int:
     WEIGH_WAITS,
     FOLD_FROM,
     DEAL_IN,
+    BIG_WORTH,
     FEED_LIMIT,
     COL_PAY,
     N_SOURCES,

@@ -164,6 +164,11 @@ PATTERNS_TITLE = "big wins (大胡)"
 FACTS: tuple = ()
 
 
+#: a big win's unit over a small win's in the rule text (§2.10: 6 to 1); the engine value
+#: ``big_worth`` is a rule set's ratio in 256ths of it
+WRITTEN_BIG_RATIO = 6
+
+
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
     """The model's ``int64`` parameters from its [game] ``values`` (choices as their index),
     and the engine values
@@ -193,6 +198,9 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
         "qishou": any(qs.enabled),
         "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"]),
         "deal_in": V.deal_in(1, int(values["ron_payers"])),  # discarder 0, all 1
+        "big_worth": 256
+        * int(values["big_unit"])
+        // (int(values["small_unit"]) * WRITTEN_BIG_RATIO),
     }
     return out, engine
 
