@@ -12,7 +12,8 @@ model costs (only its hooks). ``game (dingque) after generic``: a rule set of a 
 already compiled costs nothing. ``search (changsha) after changsha`` and ``tuned (changsha)
 after changsha``: a line-up with a search seat, or tuned seats, after the heuristic engine
 is cached — only that policy's hooks compile (:mod:`mjsim.game.policy`); ``search beside
-tuned (changsha) after both``: a search seat beside tuned seats once both are cached. The
+tuned (changsha) after both``: a search seat beside tuned seats once both are cached.
+``advise (changsha) after changsha``: a first ``mjsim advise`` (its rollouts' hooks). The
 figures are kept in a result file under ``benchmarks/results/bench_compile/`` (:mod:`store`;
 ``--no-save`` for none), one case per entry.
 """
@@ -61,6 +62,14 @@ ENTRIES = {
         _LINEUP.format("changsha", _SEARCH),
         _LINEUP.format("changsha", _TUNED),
         _LINEUP.format("changsha", "search:8,tuned:efficiency,tuned:efficiency,efficiency"),
+    ),
+    "advise (changsha) after changsha": (
+        _PLAY.format("changsha"),
+        """
+        from mjsim.game.advise import advise
+        t = time.perf_counter()
+        advise("changsha", "2258m2588p22558s9m", rollouts=8)
+    """,
     ),
     "shanten batch": (
         """

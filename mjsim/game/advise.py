@@ -255,7 +255,14 @@ def _weighed(
 ):
     """The search's buffers after each of ``choices`` (candidate 0: the efficiency bot's) was
     played out in the same ``rollouts`` worlds (:func:`mjsim.game.search.weigh`)."""
-    P = search_policy(G, wall.size, len(game_config(rs).columns), rollouts, candidates=len(choices))
+    P = search_policy(
+        G,
+        wall.size,
+        len(game_config(rs).columns),
+        rollouts,
+        searching=False,  # weigh plays the candidates; the search's own hooks are never asked
+        candidates=len(choices),
+    )
     P.search.cands[:] = choices
     rec = np.zeros(len(game_config(rs).columns), np.int32)
     rec[R.C_DISCARDER] = rec[R.C_WIN_TILE] = -1

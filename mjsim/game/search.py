@@ -132,6 +132,7 @@ def search_policy(
     rollouts: int = DEFAULTS["max_rollouts"],
     trace: int = 0,
     theta: np.ndarray | None = None,
+    searching: bool = True,
     **params: int,
 ) -> PO.Policy:
     """The engine's policy value for a search over the rule-set arrays ``G``, walls of
@@ -140,7 +141,8 @@ def search_policy(
     first ``trace`` decisions kept. The other seats, in the hand and in the rollouts, play
     the heuristic bots, or with ``theta`` (4 parameter rows) as tuned seats, whose rows
     also give a search seat built on the tuned player its parameters
-    (:func:`built_on_tuned`)."""
+    (:func:`built_on_tuned`). Without ``searching``, a policy for :func:`weigh` alone
+    (:func:`functions`)."""
     if not 1 <= rollouts <= MAX_WORLDS:
         raise ValueError(f"rollouts must be 1 to {MAX_WORLDS}, got {rollouts}")
     values = {**DEFAULTS, **params, "max_rollouts": rollouts}
@@ -160,7 +162,7 @@ def search_policy(
         len(COUNTS),
     )
     tuned = None if theta is None else TU.buffers(theta)
-    return PO.bind(PO.empty(search, tuned), G, functions(tuned is not None))
+    return PO.bind(PO.empty(search, tuned), G, functions(tuned is not None, searching))
 
 
 def built_on_tuned(names: tuple[str, ...], theta: np.ndarray) -> np.ndarray:
@@ -268,12 +270,14 @@ def claim(P, G, S, W, wall, rec, bots, dice_seed, discarder, t):
             S.status[s, ST_CLAIM] = P.search.cands[best]
 
 
-def functions(tuned: bool) -> dict:
+def functions(tuned: bool, searching: bool = True) -> dict:
     """The search's hooks, and as its inner hooks the tuned seats' (``tuned``) or the
-    heuristic bots', and the hand loop its rollouts call (:func:`mjsim.game.policy.bind`)."""
+    heuristic bots', and the hand loop its rollouts call (:func:`mjsim.game.policy.bind`).
+    Without ``searching`` the inner hooks stand in for the search's own: a policy for
+    :func:`weigh` alone, which never calls them, so they are not compiled."""
     others = TU.HOOKS if tuned else PO.HEURISTIC
     own = {"discard": discard, "win_or_pass": win_or_pass, "claim": claim}
-    return {**own, **PO.inner(others), "play": EN.play_from}
+    return {**(own if searching else others), **PO.inner(others), "play": EN.play_from}
 
 
 @njit_borrowed

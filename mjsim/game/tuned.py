@@ -7,7 +7,8 @@ leaves:
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
   value bot's ``min(cost, big − 1)``; ``big``; the model's big-win families and those it
   adds for this player alone, ``GameRules.chase``: the 财神 game's 碰碰胡 and 清一色
-  beside 八对), and how many threatening opponents have not
+  beside 八对; both weighed by what a big win pays over a small one against the rule
+  text, the engine value ``big_worth``: half under changsha's ``cs_big_unit = 3``), and how many threatening opponents have not
   discarded the kind — declared or locked (``danger_declared``), showing three melds or
   one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
   (``danger_late``: times the square of the share of the hand's draws made, so a fold
