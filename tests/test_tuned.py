@@ -249,15 +249,22 @@ def test_the_shipped_changsha_player_plays_as_when_it_was_trained():
 
 def test_the_engine_compiles_beside_only_when_not_in_the_cache():
     """A report starts compiling the engine in a child process (compile_beside) only when
-    numba's cache index lacks it; once played here, it is there, for each policy kind."""
+    numba's cache index lacks it; once played here, it is there, for each policy kind. A
+    first line-up of tuned seats or a search after that compiles their hooks alone, and
+    its compile notice says so."""
     from mjsim.game.config import game_config
-    from mjsim.game.play import compile_beside, engine_cached
+    from mjsim.game.play import _bot_codes, _compiling, compile_beside, engine_cached
 
     g = game_config(load_rules("changsha"))
     for bots in ("efficiency,value,cautious,efficiency", "tuned:efficiency"):
         play_rows("changsha", 0, 0, 16, bots)
         assert engine_cached(g, parse_bots(bots)), bots
         assert compile_beside("changsha", bots) is False
+    assert _compiling(g, _bot_codes("search:8,tuned,efficiency,efficiency")) == (
+        "the search bot's hooks",
+        25,
+    )
+    assert _compiling(g, _bot_codes("efficiency,value,cautious,efficiency"))[0] == "the game engine"
 
 
 def test_a_search_seat_beside_tuned_seats():

@@ -42,6 +42,8 @@ CHUNK = 8192
 COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
 MODEL_SECONDS = 10
+#: the hooks of a search or of tuned seats alone, the engine cached (by bot code)
+HOOK_SECONDS = {R.BOT_SEARCH: 25, R.BOT_TUNED: 10}
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -167,17 +169,31 @@ def _policy_kind(names: tuple[str, ...]) -> str:
     return "+".join(sorted(kinds)) or "heuristic"
 
 
-def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
-    """Whether numba's cache holds the engine (one for every scoring model and policy) and
-    the policy hooks of the line-up ``names`` (read from the cache's index; False when it
-    cannot be read)."""
+def _engine_cached(g: GameConfig) -> bool:
+    """Whether numba's cache holds the engine, one for every scoring model and policy (read
+    from the cache's index; False when it cannot be read)."""
     want = (typeof(g.base_arrays), POL.policy_type())
     try:  # numba's cache index: keys (argument types, codegen, source stamp) -> data files
         index = EN.play_games._cache._cache_file._load_index()
-        engine = any(tuple(key[0][:2]) == want for key in index)
-    except Exception:  # another numba's layout: compile beside, to be safe
+    except Exception:  # another numba's layout: not known to be cached
         return False
-    return engine and POL.cached(g.base_arrays, _functions(names))
+    return any(tuple(key[0][:2]) == want for key in index)
+
+
+def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
+    """Whether numba's cache holds the engine and the policy hooks of the line-up ``names``."""
+    return _engine_cached(g) and POL.cached(g.base_arrays, _functions(names))
+
+
+def _compiling(g: GameConfig, codes: np.ndarray) -> tuple[str, int]:
+    """What a first run of the line-up ``codes`` compiles, and in about how many seconds:
+    the engine with its policy's hooks, or those hooks alone where the engine is cached."""
+    for code, who in ((R.BOT_SEARCH, "the search bot"), (R.BOT_TUNED, "the tuned player")):
+        if code in codes:
+            if _engine_cached(g):
+                return f"{who}'s hooks", HOOK_SECONDS[code]
+            return f"the game engine with {who}", COMPILE_SECONDS
+    return "the game engine", COMPILE_SECONDS
 
 
 def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
@@ -263,14 +279,7 @@ def _run(
             hi,
         )
 
-    search = (
-        " with the search bot"
-        if R.BOT_SEARCH in codes
-        else " with the tuned player"
-        if R.BOT_TUNED in codes
-        else ""
-    )
-    with compile_notice(None, f"the game engine{search}", COMPILE_SECONDS):
+    with compile_notice(None, *_compiling(g, codes)):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it
