@@ -253,18 +253,16 @@ def test_the_engine_compiles_beside_only_when_not_in_the_cache():
     first line-up of tuned seats or a search after that compiles their hooks alone, and
     its compile notice says so."""
     from mjsim.game.config import game_config
-    from mjsim.game.play import _bot_codes, _compiling, compile_beside, engine_cached
+    from mjsim.game.play import _compiling, compile_beside, engine_cached
 
     g = game_config(load_rules("changsha"))
     for bots in ("efficiency,value,cautious,efficiency", "tuned:efficiency"):
         play_rows("changsha", 0, 0, 16, bots)
         assert engine_cached(g, parse_bots(bots)), bots
         assert compile_beside("changsha", bots) is False
-    assert _compiling(g, _bot_codes("search:8,tuned,efficiency,efficiency")) == (
-        "the search bot's hooks",
-        25,
-    )
-    assert _compiling(g, _bot_codes("efficiency,value,cautious,efficiency"))[0] == "the game engine"
+    assert _compiling(g, "search+tuned") == ("the search bot's hooks", 25)
+    assert _compiling(g, "tuned") == ("the tuned player's hooks", 10)
+    assert _compiling(g, "heuristic")[0] == "the game engine"
 
 
 def test_a_search_seat_beside_tuned_seats():

@@ -42,8 +42,8 @@ CHUNK = 8192
 COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
 MODEL_SECONDS = 10
-#: the hooks of a search or of tuned seats alone, the engine cached (by bot code)
-HOOK_SECONDS = {R.BOT_SEARCH: 25, R.BOT_TUNED: 10}
+#: the hooks of a search or of tuned seats alone, the engine cached
+HOOK_SECONDS = {"search": 25, "tuned": 10}
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -122,16 +122,26 @@ def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)], dtype=np.int64)
 
 
-def _functions(names: tuple[str, ...]) -> dict:
-    """The policy hooks of the line-up ``names`` (:func:`mjsim.game.policy.bind`): the
-    heuristic bots', the tuned seats' where a seat is tuned, a search's around those where
-    a seat searches (imported only then)."""
-    tuned = any(n.startswith("tuned") for n in names)
-    if any(n.startswith("search") for n in names):
+def _policy_kind(names: tuple[str, ...]) -> str:
+    """``heuristic``, ``search``, ``tuned`` or ``search+tuned``: the policy of the line-up
+    ``names`` (which hooks it binds and compiles).
+
+    >>> _policy_kind(("search:8", "tuned", "tuned", "efficiency"))
+    'search+tuned'
+    """
+    kinds = {n.partition(":")[0] for n in names} & {"search", "tuned"}
+    return "+".join(sorted(kinds)) or "heuristic"
+
+
+def _functions(kind: str) -> dict:
+    """The policy hooks of a line-up of policy ``kind`` (:func:`_policy_kind`;
+    :func:`mjsim.game.policy.bind`): the heuristic bots', the tuned seats' where a seat is
+    tuned, a search's around those where a seat searches (imported only then)."""
+    if kind.startswith("search"):
         from .search import functions
 
-        return functions(tuned)
-    if tuned:
+        return functions(kind.endswith("tuned"))
+    if kind == "tuned":
         from .tuned import HOOKS
 
         return HOOKS
@@ -146,12 +156,13 @@ def make_policy(
     (:func:`mjsim.game.players.theta_rows`) where a seat is tuned, else the heuristic bots';
     where a seat searches, one thread's search around them (the other seats', and every
     seat's in the rollouts)."""
-    budgets = [_budget(n) for n in names if n.startswith("search")]
-    if budgets:
+    kind = _policy_kind(names)
+    if kind.startswith("search"):
         from .search import search_policy  # only where a seat searches
 
-        return search_policy(G, wall_size, rec_size, budgets[0], theta=theta)
-    if theta is not None:
+        budget = next(_budget(n) for n in names if n.startswith("search"))
+        return search_policy(G, wall_size, rec_size, budget, theta=theta)
+    if kind == "tuned":
         from .tuned import tuned_policy  # only where a seat is tuned
 
         return tuned_policy(G, theta)
@@ -161,12 +172,6 @@ def make_policy(
 #: engines compiling in a child process (:func:`compile_beside`), by policy (one engine
 #: plays every scoring model)
 _BESIDE: dict[str, subprocess.Popen] = {}
-
-
-def _policy_kind(names: tuple[str, ...]) -> str:
-    """``heuristic``, ``search``, ``tuned`` or ``search+tuned``: which policy compiles."""
-    kinds = {n.partition(":")[0] for n in names} & {"search", "tuned"}
-    return "+".join(sorted(kinds)) or "heuristic"
 
 
 def _engine_cached(g: GameConfig) -> bool:
@@ -182,18 +187,19 @@ def _engine_cached(g: GameConfig) -> bool:
 
 def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
     """Whether numba's cache holds the engine and the policy hooks of the line-up ``names``."""
-    return _engine_cached(g) and POL.cached(g.base_arrays, _functions(names))
+    return _engine_cached(g) and POL.cached(g.base_arrays, _functions(_policy_kind(names)))
 
 
-def _compiling(g: GameConfig, codes: np.ndarray) -> tuple[str, int]:
-    """What a first run of the line-up ``codes`` compiles, and in about how many seconds:
-    the engine with its policy's hooks, or those hooks alone where the engine is cached."""
-    for code, who in ((R.BOT_SEARCH, "the search bot"), (R.BOT_TUNED, "the tuned player")):
-        if code in codes:
-            if _engine_cached(g):
-                return f"{who}'s hooks", HOOK_SECONDS[code]
-            return f"the game engine with {who}", COMPILE_SECONDS
-    return "the game engine", COMPILE_SECONDS
+def _compiling(g: GameConfig, kind: str) -> tuple[str, int]:
+    """What a first run of a line-up of policy ``kind`` compiles, and in about how many
+    seconds: the engine with its policy's hooks, or those hooks alone where the engine is
+    cached."""
+    if kind == "heuristic":
+        return "the game engine", COMPILE_SECONDS
+    who = "the search bot" if kind.startswith("search") else "the tuned player"
+    if _engine_cached(g):
+        return f"{who}'s hooks", HOOK_SECONDS[kind.partition("+")[0]]
+    return f"the game engine with {who}", COMPILE_SECONDS
 
 
 def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
@@ -279,7 +285,7 @@ def _run(
             hi,
         )
 
-    with compile_notice(None, *_compiling(g, codes)):
+    with compile_notice(None, *_compiling(g, _policy_kind(names))):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it
