@@ -172,3 +172,25 @@ def test_cli_json_and_chart(tmp_path):
         env={"COLUMNS": "160"},
     )
     assert table.exit_code == 0 and "chow 345m" in table.output and "4m from seat 3" in table.output
+
+
+def test_advise_binds_none_of_the_search_s_own_hooks(monkeypatch):
+    """advise plays its candidates through ``weigh`` alone, so its policy holds the other
+    seats' hooks in the search's own places (``searching=False``): a first advise does not
+    compile the search's own discard, win-or-pass and claim."""
+    import mjsim.game.advise as advise_mod
+    from mjsim.game import search
+
+    own = (search.discard, search.win_or_pass, search.claim)
+    asked = []
+
+    def recording(*args, **kwargs):
+        asked.append(kwargs.get("searching", True))
+        return search.search_policy(*args, **kwargs)
+
+    monkeypatch.setattr(advise_mod, "search_policy", recording)
+    advise("changsha", JIANG, rollouts=8, seed=3)
+    assert asked == [False]
+    hooks = search.functions(False, searching=False)
+    assert not {hooks[k] for k in ("discard", "win_or_pass", "claim")} & set(own)
+    assert tuple(search.functions(False)[k] for k in ("discard", "win_or_pass", "claim")) == own

@@ -134,19 +134,21 @@ def test_danger_is_weighed_by_what_a_deal_in_costs():
 
 
 def test_big_wins_are_weighed_by_what_they_pay():
-    """The big-win weights count as far as a big win pays over a small one against the
-    rule text's 6 to 1 (the engine value ``big_worth``): under changsha's
-    ``cs_big_unit = 3`` a player plays the hands that one with half its big-win weights
-    plays under the rule text — the same discards, claims and wins, other payments."""
+    """What a big win adds to a hand's score counts as far as a big win pays over a small
+    one against the rule text's 6 to 1 (the engine value ``big_worth``): under changsha's
+    ``cs_big_unit = 3`` a player plays the hands that one with half that (``big`` halved,
+    half of ``value`` moved to ``cost``) plays under the rule text — the same discards,
+    claims and wins, other payments."""
     at = V.cfg_index("big_worth")
     big3 = load_rules("changsha", cs_big_unit=3)
     assert {r.id: int(game_config(r).cfg[at]) for r in playable_rules()} == {
         r.id: 128 if r.id == "changsha_classic_1980s" else 256 for r in playable_rules()
     }
     assert game_config(big3).cfg[at] == 128
+    assert game_config(load_rules("changsha", cs_small_unit=2)).cfg[at] == 128
     keen, half = (np.tile(np.array(EFFICIENCY), (4, 1)) for _ in range(2))
     keen[:, INDEX["value"]], keen[:, INDEX["big"]] = 1.0, 0.5
-    half[:, INDEX["value"]], half[:, INDEX["big"]] = 0.5, 0.25
+    half[:, INDEX["cost"]], half[:, INDEX["value"]], half[:, INDEX["big"]] = 1.5, 0.5, 0.25
     play = [i for i, c in enumerate(columns("changsha")) if not c.startswith("pay")]
     under3 = play_rows(big3, 2, 0, 400, "tuned", theta=keen)[:, play]
     assert np.array_equal(under3, play_rows("changsha", 2, 0, 400, "tuned", theta=half)[:, play])
@@ -253,16 +255,22 @@ def test_the_engine_compiles_beside_only_when_not_in_the_cache():
     first line-up of tuned seats or a search after that compiles their hooks alone, and
     its compile notice says so."""
     from mjsim.game.config import game_config
-    from mjsim.game.play import _compiling, compile_beside, engine_cached
+    from mjsim.game.play import Kind, compile_beside, compiling, engine_cached
 
     g = game_config(load_rules("changsha"))
     for bots in ("efficiency,value,cautious,efficiency", "tuned:efficiency"):
         play_rows("changsha", 0, 0, 16, bots)
         assert engine_cached(g, parse_bots(bots)), bots
         assert compile_beside("changsha", bots) is False
-    assert _compiling(g, "search+tuned") == ("the search bot's hooks", 25)
-    assert _compiling(g, "tuned") == ("the tuned player's hooks", 10)
-    assert _compiling(g, "heuristic")[0] == "the game engine"
+    assert compiling(g, Kind(search=True, tuned=True)) == ("the search bot's hooks", 25)
+    assert compiling(g, Kind(search=False, tuned=True)) == ("the tuned player's hooks", 10)
+    assert compiling(g, Kind(search=False, tuned=False))[0] == "the game engine"
+    with pytest.MonkeyPatch.context() as mp:  # a first run: the engine not cached either
+        mp.setattr(play_mod, "_engine_cached", lambda g: False)
+        assert compiling(g, Kind(search=False, tuned=True)) == (
+            "the game engine with the tuned player",
+            play_mod.COMPILE_SECONDS,
+        )
 
 
 def test_a_search_seat_beside_tuned_seats():

@@ -260,7 +260,7 @@ def _weighed(
         wall.size,
         len(game_config(rs).columns),
         rollouts,
-        searching=False,  # weigh plays the candidates; the search's own hooks are never asked
+        searching=False,
         candidates=len(choices),
     )
     P.search.cands[:] = choices

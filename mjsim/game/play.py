@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -44,6 +44,7 @@ KERNEL_SECONDS = 20
 MODEL_SECONDS = 10
 #: the hooks of a search or of tuned seats alone, the engine cached
 HOOK_SECONDS = {"search": 25, "tuned": 10}
+HOOK_OWNERS = {"search": "the search bot", "tuned": "the tuned player"}
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -122,26 +123,33 @@ def _bot_codes(bots: Any) -> np.ndarray:
     return np.array([R.BOTS.index(b.partition(":")[0]) for b in parse_bots(bots)], dtype=np.int64)
 
 
-def _policy_kind(names: tuple[str, ...]) -> str:
-    """``heuristic``, ``search``, ``tuned`` or ``search+tuned``: the policy of the line-up
-    ``names`` (which hooks it binds and compiles).
+class Kind(NamedTuple):
+    """A line-up's policy (which hooks it binds and compiles): whether a seat searches and
+    whether one is tuned; neither, the heuristic bots'."""
+
+    search: bool
+    tuned: bool
+
+
+def _policy_kind(names: tuple[str, ...]) -> Kind:
+    """The policy of the line-up ``names``.
 
     >>> _policy_kind(("search:8", "tuned", "tuned", "efficiency"))
-    'search+tuned'
+    Kind(search=True, tuned=True)
     """
-    kinds = {n.partition(":")[0] for n in names} & {"search", "tuned"}
-    return "+".join(sorted(kinds)) or "heuristic"
+    heads = {n.partition(":")[0] for n in names}
+    return Kind("search" in heads, "tuned" in heads)
 
 
-def _functions(kind: str) -> dict:
-    """The policy hooks of a line-up of policy ``kind`` (:func:`_policy_kind`;
-    :func:`mjsim.game.policy.bind`): the heuristic bots', the tuned seats' where a seat is
-    tuned, a search's around those where a seat searches (imported only then)."""
-    if kind.startswith("search"):
+def _functions(kind: Kind) -> dict:
+    """The policy hooks of a line-up of policy ``kind`` (:func:`mjsim.game.policy.bind`):
+    the heuristic bots', the tuned seats' where a seat is tuned, a search's around those
+    where a seat searches (imported only then)."""
+    if kind.search:
         from .search import functions
 
-        return functions(kind.endswith("tuned"))
-    if kind == "tuned":
+        return functions(kind.tuned)
+    if kind.tuned:
         from .tuned import HOOKS
 
         return HOOKS
@@ -157,12 +165,12 @@ def make_policy(
     where a seat searches, one thread's search around them (the other seats', and every
     seat's in the rollouts)."""
     kind = _policy_kind(names)
-    if kind.startswith("search"):
+    if kind.search:
         from .search import search_policy  # only where a seat searches
 
         budget = next(_budget(n) for n in names if n.startswith("search"))
         return search_policy(G, wall_size, rec_size, budget, theta=theta)
-    if kind == "tuned":
+    if kind.tuned:
         from .tuned import tuned_policy  # only where a seat is tuned
 
         return tuned_policy(G, theta)
@@ -171,7 +179,7 @@ def make_policy(
 
 #: engines compiling in a child process (:func:`compile_beside`), by policy (one engine
 #: plays every scoring model)
-_BESIDE: dict[str, subprocess.Popen] = {}
+_BESIDE: dict[Kind, subprocess.Popen] = {}
 
 
 def _engine_cached(g: GameConfig) -> bool:
@@ -190,16 +198,16 @@ def engine_cached(g: GameConfig, names: tuple[str, ...]) -> bool:
     return _engine_cached(g) and POL.cached(g.base_arrays, _functions(_policy_kind(names)))
 
 
-def _compiling(g: GameConfig, kind: str) -> tuple[str, int]:
+def compiling(g: GameConfig, kind: Kind) -> tuple[str, int]:
     """What a first run of a line-up of policy ``kind`` compiles, and in about how many
     seconds: the engine with its policy's hooks, or those hooks alone where the engine is
     cached."""
-    if kind == "heuristic":
+    if not (kind.search or kind.tuned):
         return "the game engine", COMPILE_SECONDS
-    who = "the search bot" if kind.startswith("search") else "the tuned player"
+    who = "search" if kind.search else "tuned"
     if _engine_cached(g):
-        return f"{who}'s hooks", HOOK_SECONDS[kind.partition("+")[0]]
-    return f"the game engine with {who}", COMPILE_SECONDS
+        return f"{HOOK_OWNERS[who]}'s hooks", HOOK_SECONDS[who]
+    return f"the game engine with {HOOK_OWNERS[who]}", COMPILE_SECONDS
 
 
 def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:
@@ -285,7 +293,7 @@ def _run(
             hi,
         )
 
-    with compile_notice(None, *_compiling(g, _policy_kind(names))):
+    with compile_notice(None, *compiling(g, _policy_kind(names))):
         if len(cuts) == 2:
             games(cuts[0], cuts[1])
         else:  # numba compiles a new signature once, the other threads waiting for it

@@ -7,9 +7,9 @@ leaves:
 - a discard: its cost (shanten + 1), the big-win families' lowest cost (``value``: the
   value bot's ``min(cost, big − 1)``; ``big``; the model's big-win families and those it
   adds for this player alone, ``GameRules.chase``: the 财神 game's 碰碰胡 and 清一色
-  beside 八对; both weighed by what a big win pays over a small one against the rule
-  text, the engine value ``big_worth``: half under changsha's ``cs_big_unit = 3``), and how many threatening opponents have not
-  discarded the kind — declared or locked (``danger_declared``), showing three melds or
+  beside 八对; what they add weighed by what a big win pays against the rule text, the
+  engine value ``big_worth``: half under changsha's ``cs_big_unit = 3``), and how many
+  threatening opponents have not discarded the kind — declared or locked (``danger_declared``), showing three melds or
   one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
   (``danger_late``: times the square of the share of the hand's draws made, so a fold
   late in the hand) — each weighed more the farther the hand is from ready (``…_far``,
@@ -169,11 +169,14 @@ def _late(G, S):
 
 @njit_borrowed
 def _score(G, th, c, b):
-    """A hand's score from its cost ``c`` and its big-win families' lowest cost ``b``, the
-    big-win weights scaled by what a big win pays under the rules (``big_worth``)."""
+    """A hand's score from its cost ``c`` and its big-win families' lowest cost ``b``: what
+    a big win adds (``value``'s step below the cost, ``big``) scaled by what a big win pays
+    under the rules (``big_worth``); at 256 exactly the unscaled sum."""
     v = c if c <= b - 1 else b - 1
-    worth = G.cfg[V.BIG_WORTH] / 256.0
-    return th[COST] * c + worth * th[VALUE] * v + worth * th[BIG] * (b if b < 63 else 63)
+    scale = G.cfg[V.BIG_WORTH] / 256.0
+    return (
+        th[COST] * c + th[VALUE] * (c - scale * (c - v)) + scale * th[BIG] * (b if b < 63 else 63)
+    )
 
 
 @njit_borrowed

@@ -164,9 +164,15 @@ PATTERNS_TITLE = "big wins (大胡)"
 FACTS: tuple = ()
 
 
-#: a big win's unit over a small win's in the rule text (§2.10: 6 to 1); the engine value
-#: ``big_worth`` is a rule set's ratio in 256ths of it
-WRITTEN_BIG_RATIO = 6
+def big_worth(big_unit: int, small_unit: int) -> int:
+    """The engine value ``big_worth``: a big win's unit over a small win's, in 256ths of the
+    rule text's (§2.10, the [game] defaults: 6 to 1); a small unit below 1 counts as 1.
+
+    >>> big_worth(6, 1), big_worth(3, 1), big_worth(6, 2), big_worth(4, 1)
+    (256, 128, 128, 170)
+    """
+    written = PARAMS["big_unit"][1] // PARAMS["small_unit"][1]
+    return 256 * big_unit // (max(small_unit, 1) * written)
 
 
 def params(rules, values: dict) -> tuple[np.ndarray, dict]:
@@ -198,9 +204,7 @@ def params(rules, values: dict) -> tuple[np.ndarray, dict]:
         "qishou": any(qs.enabled),
         "mid_game": bool(values["mid_sixi"] or values["mid_liuliushun"]),
         "deal_in": V.deal_in(1, int(values["ron_payers"])),  # discarder 0, all 1
-        "big_worth": 256
-        * int(values["big_unit"])
-        // (int(values["small_unit"]) * WRITTEN_BIG_RATIO),
+        "big_worth": big_worth(int(values["big_unit"]), int(values["small_unit"])),
     }
     return out, engine
 
