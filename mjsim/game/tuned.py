@@ -250,8 +250,10 @@ def discard(P, G, S, W, wall, rec, bots, dice_seed, s):
 def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
     """Among the discards scored within ``margin`` of ``best``: the lowest score less
     ``ukeire`` per live improving tile and ``worth`` per ln(1 + wait worth) of a ready
-    hand; the first kind among equals. The improving kinds are marked once per cost (as
-    the efficiency bot does for its ties: :func:`mjsim.game.bots.tile_scan`)."""
+    hand; the first kind among equals. The improving kinds are marked once per cost, and a
+    count is cut short once it cannot beat the best so far (as the efficiency bot does
+    for its ties: :func:`mjsim.game.bots.tile_scan`), except where a ready hand's worth
+    is still to be weighed."""
     scores, bases, counts = P.tuned.scores, W.bases, S.concealed[s]
     cut = best + th[MARGIN]
     choice, n_close = -1, 0
@@ -279,8 +281,13 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
             if base != marked:  # the kinds that bring the 14 tiles below this cost
                 B.tile_scan(G, S, W, s, counts, n_fams, base, np.int64(-1), np.int64(-1), c14)
                 marked = base
+            beat = np.int64(-1)  # a count at most this cannot bring x below top
+            if top < math.inf and not (base == 1 and (th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0)):
+                need = (x - top) / th[UKEIRE]  # more tiles than this are needed
+                if need > 1.0:  # a tile's margin kept against rounding
+                    beat = np.int64(min(need, 1e9)) - 1
             counts[d] -= 1
-            u = B.tile_scan(G, S, W, s, counts, n_fams, base, np.int64(-1), np.int64(d), c14)
+            u = B.tile_scan(G, S, W, s, counts, n_fams, base, beat, np.int64(d), c14)
             counts[d] += 1
             x -= th[UKEIRE] * u
         if (th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0) and base == 1:
