@@ -9,8 +9,9 @@ leaves:
   adds for this player alone, ``GameRules.chase``: the 财神 game's 碰碰胡 and 清一色
   beside 八对; what they add weighed by what a big win pays against the rule text, the
   engine value ``big_worth``: half under changsha's ``cs_big_unit = 3``), and how many
-  threatening opponents have not discarded the kind — declared or locked (``danger_declared``), showing three melds or
-  one claim from a liability (``danger_melds``), and any other opponent as the hand goes on
+  threatening opponents have not discarded the kind — declared or locked
+  (``danger_declared``), showing three melds or one claim from a liability
+  (``danger_melds``), and any other opponent as the hand goes on
   (``danger_late``: times the square of the share of the hand's draws made, so a fold
   late in the hand) — each weighed more the farther the hand is from ready (``…_far``,
   per cost above 1), and all of them by what a deal-in costs this seat beyond another's
