@@ -3,9 +3,10 @@
 The game engine compiles once, each policy's hooks once (the heuristic bots', the search
 bot's, tuned seats': :mod:`mjsim.game.policy`) and each scoring model's hooks once
 (:mod:`mjsim.game.scoring`), and the deal, shanten and exact kernels once each. Cold, in
-one process, the suite would compile them one after the other; here child processes compile them side by side (one per core, each
-writing numba's cache next to the sources), then the tests — in this process, or in
-pytest-xdist's workers (``-n``) — load them from the cache, so nothing is compiled twice.
+one process, the suite would compile them one after the other; here child processes
+compile them side by side (one per core, each writing numba's cache next to the sources),
+then the tests — in this process, or in pytest-xdist's workers (``-n``) — load them from
+the cache, so nothing is compiled twice.
 A warm cache makes each child a load of a second or two. ``MJSIM_NO_WARM=1`` skips it.
 
 Memory: the files whose tests start other processes (a notebook's kernel, the Dask test

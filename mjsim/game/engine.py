@@ -479,8 +479,8 @@ def play_games(
     ``start`` a whole number of games) with one thread's state ``S``, scratch ``W`` and
     ``wall`` buffer, and the policy ``P`` (:mod:`mjsim.game.policy`: one type for every
     line-up, its hooks called at their addresses); game ``g`` starts with seat ``g % 4``
-    dealing and the dealer then rotates by the rules. Hand ``i`` plays wall ``i`` of the deal pipeline, so records do
-    not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
+    dealing and the dealer then rotates by the rules. Hand ``i`` plays wall ``i`` of the
+    deal pipeline, so records do not depend on chunking or threads (:func:`mjsim.game.play.play_rows` runs one call per
     thread, the GIL released).
 
     A replay (tests, :func:`mjsim.game.play.play_wall`): with rows in ``walls``, hand ``i``

@@ -42,9 +42,9 @@ CHUNK = 8192
 COMPILE_SECONDS = 50
 KERNEL_SECONDS = 20
 MODEL_SECONDS = 10
-#: the hooks of a search or of tuned seats alone, the engine cached
-HOOK_SECONDS = {"search": 25, "tuned": 10}
-HOOK_OWNERS = {"search": "the search bot", "tuned": "the tuned player"}
+#: whose hooks a search or tuned seats compile, and in about how many seconds once the
+#: engine is cached
+HOOKS_COMPILE = {"search": ("the search bot", 25), "tuned": ("the tuned player", 10)}
 _NO_WALLS = np.zeros((0, 0), dtype=np.int8)
 _NO_DICE = np.zeros((0, 2), dtype=np.int64)
 _NO_SCRIPT = np.zeros(0, dtype=np.int64)
@@ -204,10 +204,10 @@ def compiling(g: GameConfig, kind: Kind) -> tuple[str, int]:
     cached."""
     if not (kind.search or kind.tuned):
         return "the game engine", COMPILE_SECONDS
-    who = "search" if kind.search else "tuned"
+    who, seconds = HOOKS_COMPILE["search" if kind.search else "tuned"]
     if _engine_cached(g):
-        return f"{HOOK_OWNERS[who]}'s hooks", HOOK_SECONDS[who]
-    return f"the game engine with {HOOK_OWNERS[who]}", COMPILE_SECONDS
+        return f"{who}'s hooks", seconds
+    return f"the game engine with {who}", COMPILE_SECONDS
 
 
 def compile_beside(rules: str | RuleSet, bots: Any = DEFAULT_BOTS) -> bool:

@@ -262,7 +262,8 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
         if scores[d] <= cut:
             n_close += 1
             choice = d if choice < 0 else choice
-    if n_close < 2 or (th[UKEIRE] == 0.0 and th[WORTH] == 0.0 and th[WAIT_UNITS] == 0.0):
+    weighs_worth = th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0  # of a ready hand's waits
+    if n_close < 2 or (th[UKEIRE] == 0.0 and not weighs_worth):
         return choice
     top_base = 0
     for d in range(34):
@@ -283,7 +284,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
                 B.tile_scan(G, S, W, s, counts, n_fams, base, np.int64(-1), np.int64(-1), c14)
                 marked = base
             beat = np.int64(-1)  # a count at most this cannot bring x below top
-            if top < math.inf and not (base == 1 and (th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0)):
+            if top < math.inf and not (base == 1 and weighs_worth):
                 need = (x - top) / th[UKEIRE]  # more tiles than this are needed
                 if need > 1.0:  # a tile's margin kept against rounding
                     beat = np.int64(min(need, 1e9)) - 1
@@ -291,7 +292,7 @@ def _weigh_close(P, G, S, W, s, th, best, n_fams, c14):
             u = B.tile_scan(G, S, W, s, counts, n_fams, base, beat, np.int64(d), c14)
             counts[d] += 1
             x -= th[UKEIRE] * u
-        if (th[WORTH] != 0.0 or th[WAIT_UNITS] != 0.0) and base == 1:
+        if weighs_worth and base == 1:
             counts[d] -= 1
             worth, n_live = B.wait_worth(G, S, W, s, counts)
             counts[d] += 1
